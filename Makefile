@@ -1,0 +1,39 @@
+# kg-guardrail: two commands for a fresh machine, `make demo` and `make test`.
+# torch 2.13.0 is installed first so that pip takes the CPU build and does not pull CUDA wheels.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+OFFLINE := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
+PYTEST_ARGS ?=
+
+.PHONY: install demo test test-fast lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(OFFLINE) $(BIN)/kg-guardrail demo
+
+test: install
+	$(OFFLINE) $(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+test-fast: install
+	$(OFFLINE) $(BIN)/python -m pytest -q -m "not slow" $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/python -m mypy guardrail
+
+bench: install
+	$(OFFLINE) $(BIN)/python benchmarks/quality.py
+	$(OFFLINE) $(BIN)/python benchmarks/latency.py
+	$(OFFLINE) $(BIN)/python benchmarks/langchain_overhead.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache build *.egg-info

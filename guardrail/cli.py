@@ -1,0 +1,371 @@
+"""The ``kg-guardrail`` command line (also ``python -m guardrail``).
+
+Commands::
+
+    kg-guardrail check INPUT.jsonl --out RESULTS.jsonl [--log FLAGGED.jsonl|.sqlite]
+                 [--config short|long|FILE] [--metrics M.json] [--batch-size N]
+    kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base short|long|FILE]
+    kg-guardrail log show FLAGGED [--limit N]
+    kg-guardrail log stats FLAGGED
+    kg-guardrail convert DATASET --out FILE.jsonl [--limit N] [--split tune|val|all]
+    kg-guardrail demo [--limit N]
+
+Input lines are ``{"id"?, "question"?, "context": str | [str], "answer", "label"?}``.
+Exit status: 0 on success, 1 when some input lines were malformed (each is reported
+with its line number and kept in the output as ``{"id", "line", "error"}``) or a log
+record could not be written, 2 on a usage error (missing file, bad config).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from guardrail.errors import GuardrailError, InvalidInputError
+from guardrail.guard import Guard
+from guardrail.logsink import LogSink, open_sink
+
+__all__ = ["app", "InputLine", "read_items", "make_guard", "run_guard", "main"]
+
+app = typer.Typer(
+    name="kg-guardrail", no_args_is_help=True, add_completion=False,
+    help="Detect hallucinated RAG answers by aligning answer and context knowledge graphs.",
+)
+log_app = typer.Typer(no_args_is_help=True, help="Inspect a flagged-answer log.")
+app.add_typer(log_app, name="log")
+
+out_console = Console()
+err_console = Console(stderr=True)
+
+#: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
+DEMO_DATA = Path(__file__).resolve().parent.parent / "examples" / "data" / "halueval_sample.jsonl"
+
+
+@dataclass
+class InputLine:
+    """One non-blank line of an input file: a usable item or the reason it is not.
+
+    ``item`` holds ``answer``, ``context``, ``question`` and ``id`` for the guard (None
+    when the line is malformed, see ``error``); ``raw`` is the parsed JSON object.
+    """
+
+    line: int
+    id: str
+    item: dict[str, Any] | None = None
+    label: int | None = None
+    error: str = ""
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def _parse_line(lineno: int, text: str) -> InputLine:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return InputLine(lineno, str(lineno), error=f"invalid JSON: {exc.msg}")
+    if not isinstance(obj, dict):
+        return InputLine(lineno, str(lineno), error=f"expected a JSON object, got {type(obj).__name__}")
+    raw_id = obj.get("id")
+    ident = str(lineno) if raw_id is None else str(raw_id)
+    line = InputLine(lineno, ident, raw=obj)
+    context = obj.get("context", obj.get("contexts"))
+    label = obj.get("label")
+    if "answer" not in obj:
+        line.error = "missing 'answer'"
+    elif context is None:
+        line.error = "missing 'context'"
+    elif label is not None and (isinstance(label, bool) or label not in (0, 1)):
+        line.error = f"'label' must be 0, 1 or null, got {label!r}"
+    else:
+        from guardrail.contexts import split_context_input
+        from guardrail.text import validate_input
+
+        try:  # the guard's own type checks, before any model runs
+            validate_input(obj["answer"], split_context_input(context)[0], obj.get("question"))
+        except InvalidInputError as exc:
+            line.error = str(exc)
+    if not line.error:
+        line.item = {"answer": obj["answer"], "context": context,
+                     "question": obj.get("question"), "id": ident}
+        line.label = None if label is None else int(label)
+    return line
+
+
+def read_items(path: Path) -> list[InputLine]:
+    """Parse a JSONL input file; blank lines are skipped, malformed lines kept as errors."""
+    with path.open(encoding="utf-8") as fh:
+        return [_parse_line(i, text) for i, text in enumerate(fh, start=1) if text.strip()]
+
+
+def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
+    """The guard the commands use (tests replace this factory).
+
+    Parameters
+    ----------
+    config : str or None
+        ``None`` for ``auto``, a shipped name (``short``, ``long``) or a JSON file.
+    log : LogSink or None
+        Flagged-answer sink.
+    """
+    return Guard("auto" if config is None else config, log=log)
+
+
+def _error_row(line: InputLine) -> dict[str, Any]:
+    return {"id": line.id, "line": line.line, "error": line.error}
+
+
+def _check_batch(guard: Guard, batch: Sequence[InputLine]) -> list[dict[str, Any]]:
+    todo = [ln for ln in batch if ln.item is not None]
+    try:
+        results = guard.check_many([ln.item for ln in todo if ln.item is not None])
+        by_line = {ln.line: r.to_dict(compact=True) for ln, r in zip(todo, results)}
+    except GuardrailError:  # isolate the item that failed
+        by_line = {}
+        for ln in todo:
+            assert ln.item is not None
+            try:
+                it = ln.item
+                by_line[ln.line] = guard.check(it["answer"], it["context"], it["question"],
+                                               id=it["id"]).to_dict(compact=True)
+            except GuardrailError as exc:
+                ln.error = f"{type(exc).__name__}: {exc}"
+    return [by_line[ln.line] if ln.line in by_line else _error_row(ln) for ln in batch]
+
+
+def run_guard(
+    guard: Guard, lines: Sequence[InputLine], batch_size: int = 32, progress: bool | None = None
+) -> Iterator[tuple[InputLine, dict[str, Any]]]:
+    """Check every line in order, yielding ``(line, result_or_error_dict)``.
+
+    A rich progress bar is drawn on stderr when ``progress`` is True, or when it is
+    None and stderr is a terminal or there are more than 50 lines.
+    """
+    show = progress if progress is not None else (err_console.is_terminal or len(lines) > 50)
+    bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=err_console, disable=not show, transient=False)
+    with bar:
+        task = bar.add_task("check", total=len(lines))
+        for start in range(0, len(lines), max(1, batch_size)):
+            batch = lines[start : start + batch_size]
+            yield from zip(batch, _check_batch(guard, batch))
+            bar.advance(task, len(batch))
+
+
+def _report_errors(rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Path) -> int:
+    bad = [ln for ln, row in rows if "error" in row]
+    for ln in bad:
+        err_console.print(f"[red]{source}:{ln.line}[/red]: {ln.error}", highlight=False)
+    return len(bad)
+
+
+def _labelled(rows: Sequence[tuple[InputLine, dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[int]]:
+    pairs = [(row, ln.label) for ln, row in rows if ln.label is not None and "error" not in row]
+    return [p[0] for p in pairs], [int(p[1]) for p in pairs]  # type: ignore[arg-type]
+
+
+def _open_log(path: Path | None) -> LogSink | None:
+    if path is None:
+        return None
+    try:
+        return open_sink(path)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--log") from exc
+
+
+def _guard_or_exit(config: str | None, sink: LogSink | None) -> Guard:
+    try:
+        return make_guard(config, sink)
+    except GuardrailError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+InputArg = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                          help="JSONL input, one item per line.")]
+
+
+@app.command()
+def check(
+    input: InputArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write one result per line.")],
+    log: Annotated[Path | None, typer.Option(help="Flagged-answer log (.jsonl or .sqlite).")] = None,
+    config: Annotated[str | None, typer.Option(help="short, long, or a config JSON (default: auto).")] = None,
+    metrics: Annotated[Path | None, typer.Option(help="Write metrics JSON here (needs labels).")] = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Items per check_many batch.")] = 32,
+) -> None:
+    """Check every answer of INPUT against its context; write compact results to --out."""
+    from guardrail.cli_render import metrics_table
+    from guardrail.metrics import result_metrics
+
+    lines = read_items(input)
+    sink = _open_log(log)
+    guard = _guard_or_exit(config, sink)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
+    try:
+        with out.open("w", encoding="utf-8") as fh:
+            for ln, row in run_guard(guard, lines, batch_size):
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                rows.append((ln, row))
+    finally:
+        if sink is not None:
+            sink.close()
+    n_bad = _report_errors(rows, input)
+    results, labels = _labelled(rows)
+    flagged = sum(1 for _, r in rows if "error" not in r and not r["passed"])
+    err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_bad} malformed -> {out}")
+    if labels:
+        m = result_metrics(results, labels)
+        out_console.print(metrics_table(m, title=f"{input.name}: {len(labels)} labelled item(s)"))
+        if metrics is not None:
+            metrics.parent.mkdir(parents=True, exist_ok=True)
+            metrics.write_text(json.dumps(m, indent=2) + "\n", encoding="utf-8")
+    elif metrics is not None:
+        err_console.print("[yellow]no labelled items: --metrics not written[/yellow]")
+    if guard.unlogged:
+        err_console.print(f"[red]{len(guard.unlogged)} record(s) could not be written to {log}[/red]")
+    if n_bad or guard.unlogged:
+        raise typer.Exit(1)
+
+
+@app.command()
+def calibrate(
+    input: InputArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to save the calibrated config.")],
+    base: Annotated[str, typer.Option(help="Base config: short, long, or a config JSON.")] = "short",
+    name: Annotated[str | None, typer.Option(help="Name of the new config (default: --out stem).")] = None,
+    batch_size: Annotated[int, typer.Option(min=1)] = 32,
+) -> None:
+    """Fit detector weights and the threshold on labelled INPUT; save the config to --out."""
+    from guardrail.aggregate import aggregate
+    from guardrail.aggregate import calibrate as fit
+    from guardrail.cli_render import compare_table
+    from guardrail.config import save_config
+    from guardrail.metrics import result_metrics
+
+    if base == "auto":
+        raise typer.BadParameter("calibrate needs one base config, not auto", param_hint="--base")
+    guard = _guard_or_exit(base, None)
+    rows = list(run_guard(guard, read_items(input), batch_size))
+    n_bad = _report_errors(rows, input)
+    results, labels = _labelled(rows)
+    usable = [(r, y) for r, y in zip(results, labels) if not r["abstained"]]
+    base_cfg = next(iter(guard.configs.values()))
+    try:
+        new = fit([r["detector_scores"] for r, _ in usable], [y for _, y in usable], base_cfg,
+                  name=name or out.stem)
+    except InvalidInputError as exc:
+        err_console.print(f"[red]error:[/red] {exc} ({len(usable)} usable labelled item(s))")
+        raise typer.Exit(2) from exc
+    save_config(new, out)
+    after = []
+    for r in results:
+        if not r["abstained"]:
+            score = aggregate(r["detector_scores"], new)
+            r = {**r, "score": score, "threshold": new.threshold, "passed": score < new.threshold}
+        after.append(r)
+    out_console.print(compare_table(result_metrics(results, labels), result_metrics(after, labels),
+                                    title=f"{len(labels)} labelled item(s), in-sample"))
+    err_console.print(f"calibrated on {len(usable)} item(s) ({len(labels) - len(usable)} abstained); "
+                      f"threshold {new.threshold:.3f} -> {out}")
+    if n_bad:
+        raise typer.Exit(1)
+
+
+def _read_log_or_exit(path: Path) -> list[Any]:
+    from guardrail.logsink import read_log
+
+    try:
+        return read_log(path)
+    except (GuardrailError, ValueError) as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+@log_app.command("show")
+def log_show(
+    path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")],
+    limit: Annotated[int, typer.Option(min=0, help="Show the last N records (0 = all).")] = 20,
+) -> None:
+    """Show the most recent records of a flagged-answer log."""
+    from guardrail.cli_render import log_table
+
+    records = _read_log_or_exit(path)
+    out_console.print(log_table(records[-limit:] if limit else records))
+
+
+@log_app.command("stats")
+def log_stats(path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")]) -> None:
+    """Counts by event, the score distribution and the most frequently flagged nodes."""
+    from guardrail.cli_render import log_stats as render
+
+    out_console.print(render(_read_log_or_exit(path)))
+
+
+@app.command()
+def convert(
+    dataset: Annotated[str, typer.Argument(help="halueval_qa, halueval_dialogue, halueval_summarization or qags_c.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="JSONL file to write.")],
+    limit: Annotated[int | None, typer.Option(min=0, help="At most N items (whole records).")] = None,
+    split: Annotated[str, typer.Option(help="tune, val or all (dev_split, seed 0, 30 % val).")] = "all",
+    seed: Annotated[int, typer.Option(help="Seed of the sample and the split.")] = 0,
+) -> None:
+    """Write a dev dataset from ../shared/data (or $KG_GUARDRAIL_DATA) in the check input schema."""
+    from guardrail.datasets import convert as write
+
+    try:
+        n = write(dataset, out, limit=limit, split=split, seed=seed)
+    except InvalidInputError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    err_console.print(f"{n} item(s) -> {out}")
+
+
+def _demo_selection(lines: Sequence[InputLine], limit: int) -> list[InputLine]:
+    """Whole records, taken in turn from each task (qa, dialogue, summarization)."""
+    groups: dict[str, dict[str, list[InputLine]]] = {}
+    for ln in lines:
+        group = str(ln.raw.get("group", ln.id))
+        groups.setdefault(group.split("-", 1)[0], {}).setdefault(group, []).append(ln)
+    queues = [list(g.values()) for g in groups.values()]
+    chosen: list[InputLine] = []
+    while any(queues) and (not limit or len(chosen) < limit):
+        for q in queues:
+            if q and (not limit or len(chosen) < limit):
+                chosen.extend(q.pop(0))
+    return sorted(chosen[: limit or None], key=lambda ln: ln.line)
+
+
+@app.command()
+def demo(
+    limit: Annotated[int, typer.Option(min=0, help="Items to check (0 = all 350).")] = 24,
+) -> None:
+    """Check a HaluEval validation sample and show verdicts, flagged spans and metrics."""
+    from guardrail.cli_render import demo_table, metrics_table
+    from guardrail.metrics import result_metrics
+
+    if not DEMO_DATA.is_file():
+        err_console.print(f"[red]error:[/red] demo data not found at {DEMO_DATA}")
+        raise typer.Exit(2)
+    lines = _demo_selection(read_items(DEMO_DATA), limit)
+    guard = _guard_or_exit(None, None)
+    rows = list(run_guard(guard, lines, batch_size=16, progress=True))
+    out_console.print(demo_table([(ln.raw, row) for ln, row in rows]))
+    results, labels = _labelled(rows)
+    if labels:
+        out_console.print(metrics_table(result_metrics(results, labels), title=f"{len(labels)} item(s)",
+                                        caption="abstentions count as flags"))
+    if _report_errors(rows, DEMO_DATA):
+        raise typer.Exit(1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI (``python -m guardrail``)."""
+    app(args=list(argv) if argv is not None else sys.argv[1:], prog_name="kg-guardrail")

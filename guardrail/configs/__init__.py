@@ -1,0 +1,1 @@
+"""Shipped calibrated configurations (JSON)."""

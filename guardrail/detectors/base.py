@@ -1,0 +1,77 @@
+"""The detector role: score how well a claim graph is supported by a context graph.
+
+One abstract method, :meth:`Detector.detect`; batch and async forms derive from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from guardrail.encoder import TextEncoder
+from guardrail.types import DetectorOutput, KnowledgeGraph
+
+__all__ = ["Detector", "AlignmentInput"]
+
+
+@dataclass(frozen=True)
+class AlignmentInput:
+    """Everything a detector may look at for one answer.
+
+    Parameters
+    ----------
+    answer : str
+        The validated answer text.
+    contexts : tuple of str
+        The validated context passages.
+    question : str or None
+        The question, when known.
+    claim_graph : KnowledgeGraph
+        Graph of the answer (node spans refer to ``answer``).
+    context_graph : KnowledgeGraph
+        Merged graph of all passages (``span.source`` indexes ``contexts``).
+    encoder : TextEncoder
+        The shared sentence encoder (cached, batched).
+    question_graph : KnowledgeGraph or None
+        Graph of the question, when given (entities named in the question count as
+        grounded by some detectors).
+    """
+
+    answer: str
+    contexts: tuple[str, ...]
+    question: str | None
+    claim_graph: KnowledgeGraph
+    context_graph: KnowledgeGraph
+    encoder: TextEncoder
+    question_graph: KnowledgeGraph | None = None
+
+
+class Detector(ABC):
+    """Score one answer against its context.
+
+    Subclasses set :attr:`name` and implement :meth:`detect`.
+    """
+
+    #: Name used in configs, weights and ``GuardResult.detector_scores``.
+    name: str = "detector"
+
+    @abstractmethod
+    def detect(self, item: AlignmentInput) -> DetectorOutput:
+        """Return the hallucination score (in ``[0, 1]``, higher = less supported) and
+        the support of every answer node.
+
+        Raises
+        ------
+        DetectorError
+            When scoring fails for a reason other than bad input.
+        """
+
+    def detect_many(self, items: Sequence[AlignmentInput]) -> list[DetectorOutput]:
+        """Score several answers (default: one at a time)."""
+        return [self.detect(it) for it in items]
+
+    async def adetect(self, item: AlignmentInput) -> DetectorOutput:
+        """Async form of :meth:`detect` (runs it in a worker thread)."""
+        return await asyncio.to_thread(self.detect, item)

@@ -1,0 +1,74 @@
+"""The kg-guardrail error tree.
+
+Every exception the library raises on purpose derives from :class:`GuardrailError`,
+so ``except GuardrailError`` catches all of them (the httpx pattern: one small tree).
+Bad arguments additionally derive from :class:`ValueError` so that generic callers
+that catch ``ValueError`` keep working.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from guardrail.types import GuardResult
+
+__all__ = [
+    "GuardrailError",
+    "InvalidInputError",
+    "ConfigError",
+    "ExtractionError",
+    "DetectorError",
+    "LogSinkError",
+    "RefinementError",
+    "HallucinationError",
+]
+
+
+class GuardrailError(Exception):
+    """Root of every error raised by kg-guardrail."""
+
+
+class InvalidInputError(GuardrailError, ValueError):
+    """An argument has the wrong type or an unusable value; the message names the value."""
+
+
+class ConfigError(GuardrailError, ValueError):
+    """A configuration file or object is malformed (unknown policy, bad weight, ...)."""
+
+
+class ExtractionError(GuardrailError):
+    """Triple extraction failed for a reason other than bad input (e.g. a broken model)."""
+
+
+class DetectorError(GuardrailError):
+    """A detector failed while scoring an answer."""
+
+
+class LogSinkError(GuardrailError):
+    """A flagged-answer log sink could not write or read a record."""
+
+
+class RefinementError(GuardrailError):
+    """The refinement loop could not obtain a new answer from the LLM (after retries)."""
+
+
+class HallucinationError(GuardrailError):
+    """Raised by the ``raise`` policy when an answer is flagged.
+
+    Parameters
+    ----------
+    result : GuardResult
+        The full guard result, including flagged nodes and the explanation.
+    answer : str
+        The answer that was flagged (never lost: it travels with the error).
+    """
+
+    def __init__(self, result: "GuardResult", answer: str | None = None) -> None:
+        self.result = result
+        self.answer = answer if answer is not None else result.answer
+        nodes = ", ".join(repr(n.text) for n in result.flagged_nodes[:5]) or "none"
+        super().__init__(
+            f"answer flagged as unsupported (score={result.score:.3f} >= "
+            f"threshold={result.threshold:.3f}; flagged nodes: {nodes})"
+        )

@@ -1,0 +1,118 @@
+"""Cheap, deterministic text normalisation for node labels.
+
+Detectors match claim nodes against context nodes by :attr:`Node.label
+<guardrail.types.Node.label>`, so the label must be the same for the same surface
+text wherever it occurs: lower-cased, leading determiners and possessive pronouns
+removed, whitespace collapsed, surrounding punctuation and a trailing ``'s``
+stripped. Digits are kept (``"1976"`` stays ``"1976"``). No model is involved; the
+functions are pure string operations (KEA Explain and HalluGraph both match nodes
+by such normalised surface forms after spaCy NER and dependency parsing).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["normalize_label", "content_tokens", "LEADING_WORDS", "STOP_WORDS"]
+
+#: Words removed from the start of a label (repeatedly): articles, demonstratives,
+#: possessive pronouns, quantifiers and wh-determiners.
+LEADING_WORDS: frozenset[str] = frozenset(
+    """the a an this that these those his her hers its their theirs our ours my
+    your yours some any every each which what whose""".split()
+)
+
+#: A compact English stop-word list for :func:`content_tokens` (function words only).
+STOP_WORDS: frozenset[str] = frozenset(
+    """a an the and or but nor so yet if then than as of in on at to for from by
+    with without about into onto over under after before between through during
+    is am are was were be been being do does did done have has had having will
+    would shall should can could may might must not no yes n't it its it's this
+    that these those he she him her his hers they them their theirs we us our ours
+    i me my mine you your yours who whom whose which what when where why how there
+    here all any each every some such very also just only too more most other
+    own same both either neither up down out off again once isn't aren't wasn't
+    weren't don't doesn't didn't can't couldn't won't wouldn't hasn't haven't
+    hadn't""".split()
+)
+
+_SPACE = re.compile(r"\s+")
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# Punctuation stripped from both ends of a label; "$", "%", "&", "+", "#" are kept
+# because they carry meaning ("$5", "50%").
+_EDGE_PUNCT = " \t\n\r.,;:!?\"'`()[]{}<>*-–—_/\\|~“”‘’«»…"
+
+
+def normalize_label(text: str) -> str:
+    """Return the matching label of a node's surface text.
+
+    Steps, in order: lower-case; unify curly apostrophes; collapse whitespace;
+    strip surrounding punctuation; strip a trailing ``'s`` (a bare trailing ``'`` goes with the punctuation);
+    strip leading words in :data:`LEADING_WORDS` (repeatedly, so ``"all of the"``
+    style stacks such as ``"his the"`` go too); strip punctuation again. When stripping
+    would leave nothing (``"The"``), the punctuation-stripped lower-case text is kept.
+
+    Parameters
+    ----------
+    text : str
+        Any surface text, e.g. ``"The Oberoi family's"``.
+
+    Returns
+    -------
+    str
+        The label, e.g. ``"oberoi family"``; ``""`` for text made only of
+        punctuation or whitespace.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a str.
+
+    Examples
+    --------
+    >>> normalize_label("  The   Apple's ")
+    'apple'
+    >>> normalize_label("its 1976 model,")
+    '1976 model'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"normalize_label expects str, got {type(text).__name__}")
+    low = _SPACE.sub(" ", text.lower().replace("’", "'")).strip(_EDGE_PUNCT)
+    base = low
+    if low.endswith("'s") and len(low) > 2:
+        low = low[:-2].rstrip(_EDGE_PUNCT)
+    words = low.split(" ")
+    while len(words) > 1 and words[0] in LEADING_WORDS:
+        words = words[1:]
+    out = " ".join(words).strip(_EDGE_PUNCT)
+    return out or base
+
+
+def content_tokens(text: str) -> list[str]:
+    """Return the lower-cased content words of ``text`` in order.
+
+    A content word is a run of letters/digits (an inner apostrophe allowed) that
+    is not in :data:`STOP_WORDS`. This is the model-free counterpart of the
+    extractor's fallback (alphabetic, non-stop spaCy tokens) and is meant for
+    cheap lexical overlap checks.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    list of str
+        Content words, duplicates kept, e.g. ``["steve", "jobs", "founded",
+        "apple", "1976"]`` for ``"Steve Jobs founded Apple in 1976."``.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a str.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"content_tokens expects str, got {type(text).__name__}")
+    words = _TOKEN.findall(text.lower().replace("’", "'"))
+    return [w for w in words if w not in STOP_WORDS]

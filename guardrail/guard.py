@@ -1,0 +1,392 @@
+"""The :class:`Guard`: one call from (answer, contexts, question) to a :class:`GuardResult`.
+
+Pipeline (see the papers in the project brief): validate -> extract the claim graph
+and the per-passage context graphs (cached) -> run the detectors -> aggregate their
+scores -> flag answer nodes below the node threshold -> explain -> log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from guardrail.aggregate import aggregate, combine_node_support
+from guardrail.config import GuardConfig, load_config, select_config, shipped_configs
+from guardrail.contexts import ContextInput, split_context_input
+from guardrail.detectors import AlignmentInput, Detector, build_detectors
+from guardrail.encoder import TextEncoder, shared_encoder
+from guardrail.errors import InvalidInputError, LogSinkError
+from guardrail.explain import Explainer
+from guardrail.extract.base import Extractor
+from guardrail.text import validate_input
+from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph, Node
+
+__all__ = ["Guard"]
+
+_log = logging.getLogger("guardrail")
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000.0
+
+
+class Guard:
+    """Post-generation hallucination guard.
+
+    Parameters
+    ----------
+    config : GuardConfig, str, Path or "auto"
+        ``"auto"`` (default) uses the shipped calibrated configs and picks ``short``
+        or ``long`` per answer (:func:`~guardrail.config.select_config`); a name
+        (``"short"``/``"long"``), a path to a JSON config, or a config object.
+    extractor : Extractor or None
+        Triple extractor; default the spaCy extractor.
+    detectors : sequence of Detector or None
+        Overrides the detectors named by the config (their ``name`` must match the
+        config's weights when ``aggregation="logistic"``).
+    encoder : TextEncoder or None
+        Sentence encoder; default the process-wide MiniLM encoder.
+    explainer : Explainer or None
+        Default the KEA Explain explainer.
+    log : LogSink, path, or sequence of them, or None
+        Where flagged answers are written (``.jsonl`` or ``.sqlite``/``.db`` paths).
+    context_cache_size : int
+        Number of passage graphs kept, so the same retrieved passage is parsed once.
+
+    Examples
+    --------
+    >>> guard = Guard()                                    # doctest: +SKIP
+    >>> r = guard.check("Paris is in Spain.", ["Paris is the capital of France."])  # doctest: +SKIP
+    >>> r.passed, [n.text for n in r.flagged_nodes]       # doctest: +SKIP
+    (False, ['Spain'])
+    """
+
+    def __init__(
+        self,
+        config: GuardConfig | str | Path = "auto",
+        *,
+        extractor: Extractor | None = None,
+        detectors: Sequence[Detector] | None = None,
+        encoder: TextEncoder | None = None,
+        explainer: Explainer | None = None,
+        log: Any = None,
+        context_cache_size: int = 1024,
+    ) -> None:
+        if context_cache_size < 0:
+            raise InvalidInputError(f"context_cache_size must be >= 0, got {context_cache_size!r}")
+        if isinstance(config, GuardConfig):
+            self._configs = {config.name: config}
+            self._auto = False
+        elif config == "auto":
+            self._configs = shipped_configs()
+            self._auto = True
+        else:
+            cfg = load_config(config)
+            self._configs = {cfg.name: cfg}
+            self._auto = False
+        self._custom_detectors = list(detectors) if detectors is not None else None
+        self._detectors: dict[str, list[Detector]] = {}
+        self._extractor = extractor
+        self._encoder = encoder
+        self._explainer = explainer
+        self._sinks = _open_sinks(log)
+        self._cache: OrderedDict[str, KnowledgeGraph] = OrderedDict()
+        self._cache_size = context_cache_size
+        self._lock = threading.RLock()
+        #: Records that no sink accepted (kept in memory so none is lost).
+        self.unlogged: list[Any] = []
+
+    # ------------------------------------------------------------------ parts
+    @property
+    def extractor(self) -> Extractor:
+        """The triple extractor (spaCy by default, created on first use)."""
+        if self._extractor is None:
+            from guardrail.extract.spacy_extractor import SpacyExtractor
+
+            self._extractor = SpacyExtractor()
+        return self._extractor
+
+    @property
+    def encoder(self) -> TextEncoder:
+        """The shared sentence encoder."""
+        if self._encoder is None:
+            self._encoder = shared_encoder()
+        return self._encoder
+
+    @property
+    def explainer(self) -> Explainer:
+        """The explainer (KEA Explain by default)."""
+        if self._explainer is None:
+            from guardrail.kea_explain import KEAExplainer
+
+            self._explainer = KEAExplainer()
+        return self._explainer
+
+    @property
+    def configs(self) -> dict[str, GuardConfig]:
+        """The configs this guard may use, by name."""
+        return dict(self._configs)
+
+    def config_for(self, answer: str) -> GuardConfig:
+        """The config used for ``answer`` (depends on its shape in ``auto`` mode)."""
+        if self._auto:
+            return select_config(answer, self._configs)
+        return next(iter(self._configs.values()))
+
+    def detectors_for(self, config: GuardConfig) -> list[Detector]:
+        """The detector instances of ``config`` (built once per config)."""
+        if self._custom_detectors is not None:
+            return self._custom_detectors
+        with self._lock:
+            if config.name not in self._detectors:
+                self._detectors[config.name] = build_detectors(
+                    list(config.detectors), dict(config.detector_params)
+                )
+            return self._detectors[config.name]
+
+    def warm_up(self) -> "Guard":
+        """Load the models now (spaCy, MiniLM) instead of on the first check."""
+        self.extractor.extract("Warm up the parser.")
+        self.encoder.encode(["warm up"])
+        return self
+
+    # ------------------------------------------------------------- extraction
+    def _passage_graph(self, text: str, source: int) -> KnowledgeGraph:
+        key = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+        with self._lock:
+            g = self._cache.get(key)
+            if g is not None:
+                self._cache.move_to_end(key)
+        if g is None:
+            with self._lock:
+                g = self.extractor.extract(text, source=0)
+                if self._cache_size:
+                    self._cache[key] = g
+                    if len(self._cache) > self._cache_size:
+                        self._cache.popitem(last=False)
+        return g if source == 0 else _with_source(g, source)
+
+    def context_graph(self, contexts: Sequence[str]) -> KnowledgeGraph:
+        """Merged graph of ``contexts`` (passage graphs come from the cache when seen before)."""
+        return KnowledgeGraph.merge([self._passage_graph(c, i) for i, c in enumerate(contexts)])
+
+    # ------------------------------------------------------------------ check
+    def check(
+        self,
+        answer: str,
+        contexts: ContextInput,
+        question: str | None = None,
+        *,
+        id: str | None = None,
+        log: bool = True,
+    ) -> GuardResult:
+        """Judge whether ``answer`` is supported by ``contexts``.
+
+        Parameters
+        ----------
+        answer : str
+            The generated answer.
+        contexts : str, sequence of str, KnowledgeGraph, or sequence of (s, r, o)
+            Retrieved passages, or a context that already is a graph (triples).
+        question : str or None
+            The user question; entities it names are not held against the answer.
+        id : str or None
+            Carried into the result and the log.
+        log : bool
+            Write a flagged or abstained result to the log sinks (default True; the
+            refinement loop logs its rounds itself).
+
+        Returns
+        -------
+        GuardResult
+            ``passed``, ``score`` in [0, 1], flagged nodes with spans, explanation, timings.
+            Unusable input gives ``abstained=True`` with a reason (and ``passed=False``).
+
+        Raises
+        ------
+        InvalidInputError
+            A field of the wrong type.
+        """
+        t_all = time.perf_counter()
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        texts, given_graph = split_context_input(contexts)
+        cfg = self.config_for(answer if isinstance(answer, str) else "")
+        v = validate_input(
+            answer, texts, question,
+            max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
+        )
+        timings["validate"] = _ms(t0)
+        base = {"answer": v.answer, "id": id, "question": v.question, "config": cfg.name,
+                "threshold": cfg.threshold}
+        if v.abstain_reason:
+            return self._finish(_abstain(base, v.abstain_reason, timings, t_all), v.contexts, log)
+        t0 = time.perf_counter()
+        claim = self.extractor.extract(v.answer, source=-1)
+        timings["extract_answer"] = _ms(t0)
+        t0 = time.perf_counter()
+        ctx_graph = given_graph if given_graph is not None else self.context_graph(v.contexts)
+        qgraph = self.extractor.extract(v.question, source=-2) if v.question else None
+        timings["extract_context"] = _ms(t0)
+        if claim.is_empty:
+            return self._finish(_abstain(base, "nothing extracted from the answer", timings, t_all), v.contexts, log)
+        if ctx_graph.is_empty:
+            return self._finish(_abstain(base, "nothing extracted from the context", timings, t_all), v.contexts, log)
+        item = AlignmentInput(v.answer, v.contexts, v.question, claim, ctx_graph, self.encoder, qgraph)
+        return self._finish(self._judge(item, cfg, base, timings, t_all), v.contexts, log)
+
+    def _judge(
+        self, item: AlignmentInput, cfg: GuardConfig, base: dict[str, Any],
+        timings: dict[str, float], t_all: float,
+    ) -> GuardResult:
+        outputs = []
+        for det in self.detectors_for(cfg):
+            t0 = time.perf_counter()
+            outputs.append(det.detect(item))
+            timings[f"detect:{det.name}"] = _ms(t0)
+        scores = {o.name: o.score for o in outputs}
+        score = aggregate(scores, cfg)
+        passed = score < cfg.threshold
+        flagged = () if passed else _flag_nodes(item.claim_graph, combine_node_support(outputs, cfg), cfg)
+        t0 = time.perf_counter()
+        from guardrail.align import select_relations
+
+        selected = select_relations(item.claim_graph, item.context_graph, item.encoder)
+        explanation, flagged = self.explainer.explain(item, outputs, flagged)
+        timings["explain"] = _ms(t0)
+        return GuardResult(
+            passed=passed, score=score, detector_scores=scores, claim_graph=item.claim_graph,
+            context_graph=selected, flagged_nodes=flagged, explanation=explanation,
+            timings=timings, total_ms=_ms(t_all), **base,
+        )
+
+    def _finish(self, result: GuardResult, contexts: Sequence[str], log: bool) -> GuardResult:
+        if log and not result.passed:
+            self.log_result(result, contexts)
+        return result
+
+    def log_result(
+        self, result: GuardResult, contexts: Sequence[str], *, event: str = "flagged",
+        round: int | None = None,
+    ) -> None:
+        """Write ``result`` to every log sink; a sink failure keeps the record in :attr:`unlogged`."""
+        if not self._sinks:
+            return
+        from guardrail.logsink import FlaggedRecord
+
+        record = FlaggedRecord.from_result(result, contexts, event=event, round=round)
+        for sink in self._sinks:
+            try:
+                sink.write(record)
+            except LogSinkError as exc:
+                _log.error("flagged-answer log %r failed: %s; record kept in Guard.unlogged", sink, exc)
+                self.unlogged.append(record)
+
+    def check_many(
+        self, items: Iterable[Mapping[str, Any]], *, progress: bool = False
+    ) -> list[GuardResult]:
+        """Check a batch of ``{"answer", "contexts"|"context", "question"?, "id"?}`` mappings.
+
+        Passages are parsed in one ``extract_many`` pass and cached, so a passage shared
+        by several items is parsed once; the encoder and its cache are shared.
+
+        Returns
+        -------
+        list of GuardResult
+            Same order as ``items``.
+        """
+        rows = [dict(it) for it in items]
+        for i, r in enumerate(rows):
+            if "answer" not in r:
+                raise InvalidInputError(f"item {i} has no 'answer'")
+        self._prefetch([r.get("contexts", r.get("context")) for r in rows])
+        out = []
+        for r in rows:
+            out.append(self.check(r["answer"], r.get("contexts", r.get("context", [])),
+                                  r.get("question"), id=r.get("id")))
+        return out
+
+    def _prefetch(self, contexts_list: Sequence[Any]) -> None:
+        todo: dict[str, str] = {}
+        for ctx in contexts_list:
+            if isinstance(ctx, str):
+                ctx = [ctx]
+            if not isinstance(ctx, (list, tuple)):
+                continue
+            for c in ctx:
+                if isinstance(c, str) and c.strip():
+                    key = hashlib.blake2b(c.encode("utf-8"), digest_size=16).hexdigest()
+                    if key not in self._cache:
+                        todo[key] = c
+        if todo and self._cache_size:
+            texts = list(todo.values())[: self._cache_size]
+            graphs = self.extractor.extract_many(texts, [0] * len(texts))
+            with self._lock:
+                for text, g in zip(texts, graphs):
+                    key = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+                    self._cache[key] = g
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+
+    async def acheck(
+        self, answer: str, contexts: ContextInput, question: str | None = None,
+        *, id: str | None = None, log: bool = True,
+    ) -> GuardResult:
+        """Async :meth:`check`: the CPU-bound work runs in a worker thread."""
+        return await asyncio.to_thread(self.check, answer, contexts, question, id=id, log=log)
+
+    async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
+        """Async :meth:`check_many` (one worker thread for the whole batch)."""
+        return await asyncio.to_thread(self.check_many, list(items))
+
+
+def _abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all: float) -> GuardResult:
+    return GuardResult(passed=False, score=0.5, abstained=True, abstain_reason=reason,
+                       timings=timings, total_ms=_ms(t_all), **base)
+
+
+def _flag_nodes(claim: KnowledgeGraph, support: Mapping[str, Any], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
+    scored = [(n, support[n.id]) for n in claim.nodes if n.id in support]
+    low = [(n, s) for n, s in scored if s.support < cfg.node_threshold]
+    if not low and scored:  # answer failed but every node clears the bar: flag the weakest
+        low = [min(scored, key=lambda p: p[1].support)]
+    low.sort(key=lambda p: p[0].span.start if p[0].span else 0)
+    return tuple(
+        FlaggedNode(node_id=n.id, text=n.text, span=n.span, support=s.support,
+                    evidence=s.evidence, evidence_span=s.evidence_span)
+        for n, s in low
+    )
+
+
+def _with_source(g: KnowledgeGraph, source: int) -> KnowledgeGraph:
+    """Re-home a passage graph extracted as source 0 to position ``source``."""
+    def node(n: Node) -> Node:
+        span = n.span.model_copy(update={"source": source}) if n.span else None
+        return n.model_copy(update={"id": f"{source}:{n.id.split(':', 1)[-1]}", "span": span})
+
+    nodes = {n.id: node(n) for n in g.nodes}
+    triples = tuple(
+        t.model_copy(update={
+            "subject": nodes.get(t.subject.id, node(t.subject)),
+            "object": nodes.get(t.object.id, node(t.object)),
+            "span": t.span.model_copy(update={"source": source}) if t.span else None,
+        })
+        for t in g.triples
+    )
+    return KnowledgeGraph(nodes=tuple(nodes.values()), triples=triples, texts=g.texts)
+
+
+def _open_sinks(log: Any) -> list[Any]:
+    if log is None:
+        return []
+    items = log if isinstance(log, (list, tuple)) else [log]
+    from guardrail.logsink import open_sink
+
+    return [open_sink(x) if isinstance(x, (str, Path)) else x for x in items]

@@ -1,0 +1,254 @@
+"""Contrastive explanations after KEA Explain (Section "Explanation generation").
+
+For an answer the guard flagged, :class:`KEAExplainer` builds, without an LLM:
+
+1. **contradictory triple pairs**: a claim triple and a context triple (from the whole
+   context graph, before relation selection) where two of subject / relation / object
+   are similar (label cosine >= ``similarity`` or identical labels) and the third is
+   not, e.g. ("apple", "be founded in", "1999") vs ("apple", "be founded in", "1976");
+2. **edit operations** (KEA Explain's simplified graph edit distance, Algorithm 1):
+   ``remove_edge`` for every unsupported claim triple, ``add_edge`` for its evidence
+   triple, ``relabel_node`` for the differing node of a contradiction;
+3. **one contrastive sentence per flagged node**, e.g. "the answer says Apple was
+   founded in 1999; the context says 1976", or "the answer mentions 'Tom Hanks', which
+   the context does not mention".
+
+KEA Explain hands the pairs and edits to an LLM for the final wording; here templates
+word them, so explanations are deterministic and free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from guardrail.align import select_relations
+from guardrail.detectors._lexical import numbers_in
+from guardrail.detectors.base import AlignmentInput
+from guardrail.encoder import TextEncoder, cosine_matrix
+from guardrail.explain import Explainer
+from guardrail.types import (
+    ContradictionPair,
+    DetectorOutput,
+    EditOperation,
+    Explanation,
+    FlaggedNode,
+    Triple,
+)
+
+__all__ = ["KEAExplainer", "find_contradictions", "edit_operations"]
+
+_ELEMENTS = ("subject", "relation", "object")
+
+
+def _element_sims(
+    claim: Sequence[Triple], context: Sequence[Triple], encoder: TextEncoder
+) -> np.ndarray:
+    """Similarity of each element, shape ``(3, len(claim), len(context))``."""
+    out = np.zeros((3, len(claim), len(context)))
+    for k, get in enumerate((lambda t: t.subject.label, lambda t: t.relation, lambda t: t.object.label)):
+        a = [get(t) for t in claim]
+        b = [get(t) for t in context]
+        sims = cosine_matrix(encoder.encode(a), encoder.encode(b))
+        same = np.array([[x == y for y in b] for x in a], dtype=bool).reshape(len(a), len(b))
+        out[k] = np.where(same, 1.0, sims)
+        if k != 1:  # nodes whose numbers differ are never similar
+            na, nb = [numbers_in(x) for x in a], [numbers_in(y) for y in b]
+            clash = np.array([[bool(x and y and x != y) for y in nb] for x in na], dtype=bool)
+            out[k] = np.where(clash.reshape(len(a), len(b)), np.minimum(out[k], 0.0), out[k])
+    return out
+
+
+def find_contradictions(
+    claim: Sequence[Triple],
+    context: Sequence[Triple],
+    encoder: TextEncoder,
+    similarity: float = 0.7,
+) -> list[ContradictionPair]:
+    """Claim/context triple pairs that agree on two elements and differ on the third.
+
+    Parameters
+    ----------
+    claim, context : sequence of Triple
+        Triples of the claim graph and of the (full) context graph.
+    encoder : TextEncoder
+        Embeds the element labels.
+    similarity : float
+        Cosine at or above which two elements count as similar (identical labels always do).
+
+    Returns
+    -------
+    list of ContradictionPair
+        At most one pair per claim triple (the one whose two agreeing elements are most
+        similar), in claim order; empty when either side has no triple.
+    """
+    if not claim or not context:
+        return []
+    sims = _element_sims(claim, context, encoder)
+    ok = sims >= similarity
+    pairs: list[ContradictionPair] = []
+    for i, t in enumerate(claim):
+        best: tuple[float, int, int] | None = None
+        for k in range(3):
+            others = [m for m in range(3) if m != k]
+            cand = ok[others[0], i] & ok[others[1], i] & ~ok[k, i]
+            if not cand.any():
+                continue
+            agree = np.where(cand, (sims[others[0], i] + sims[others[1], i]) / 2.0, -np.inf)
+            j = int(np.argmax(agree))
+            if best is None or agree[j] > best[0] or (agree[j] == best[0] and k == 2):
+                best = (float(agree[j]), j, k)
+        if best is not None:
+            score, j, k = best
+            pairs.append(ContradictionPair(
+                claim=t, evidence=context[j], differs=_ELEMENTS[k],  # type: ignore[arg-type]
+                similarity=float(min(1.0, max(-1.0, score))),
+            ))
+    return pairs
+
+
+def edit_operations(
+    unsupported: Sequence[Triple],
+    evidence: dict[int, Triple],
+    contradictions: Sequence[ContradictionPair],
+) -> list[EditOperation]:
+    """KEA Explain's simplified graph edit sequence from the claim graph to the evidence.
+
+    Parameters
+    ----------
+    unsupported : sequence of Triple
+        Claim triples the context does not support.
+    evidence : dict of int to Triple
+        Evidence triple per index into ``unsupported`` (when one was found).
+    contradictions : sequence of ContradictionPair
+        Contradictions; each adds a ``relabel_node`` of its differing node.
+
+    Returns
+    -------
+    list of EditOperation
+        ``remove_edge`` / ``add_edge`` pairs in claim order, then the relabellings.
+    """
+    ops: list[EditOperation] = []
+    for i, t in enumerate(unsupported):
+        ops.append(EditOperation(op="remove_edge", triple=t))
+        if i in evidence:
+            ops.append(EditOperation(op="add_edge", triple=evidence[i]))
+    for c in contradictions:
+        if c.differs == "subject":
+            ops.append(EditOperation(op="relabel_node", node=c.claim.subject.text, to=c.evidence.subject.text))
+        elif c.differs == "object":
+            ops.append(EditOperation(op="relabel_node", node=c.claim.object.text, to=c.evidence.object.text))
+    return ops
+
+
+def _clause(item: AlignmentInput, t: Triple) -> str:
+    if t.span is not None and t.span.source == -1:
+        text = " ".join(t.span.slice(item.answer).split()).rstrip(" .!?;,")
+        if text:
+            return text
+    return f"{t.subject.text} {t.relation} {t.object.text}"
+
+
+def _differing(pair: ContradictionPair) -> tuple[str, str]:
+    """(claim node id, evidence text) of the differing element."""
+    if pair.differs == "subject":
+        return pair.claim.subject.id, pair.evidence.subject.text
+    if pair.differs == "object":
+        return pair.claim.object.id, pair.evidence.object.text
+    return "", pair.evidence.relation
+
+
+class KEAExplainer(Explainer):
+    """Template-based KEA Explain: contradictions, edit operations, contrastive sentences.
+
+    Parameters
+    ----------
+    similarity : float
+        Element cosine at or above which two triple elements count as similar (default 0.7).
+    support_threshold : float
+        Claim triples whose grounding support (``DetectorOutput.details["triple_support"]``
+        of the ``grounding`` detector) is below this are unsupported (default 0.5).
+
+    Notes
+    -----
+    Work is only done for flagged answers; a passed answer gets a one-line summary.
+    """
+
+    name = "kea"
+
+    def __init__(self, similarity: float = 0.7, support_threshold: float = 0.5) -> None:
+        if not -1.0 <= similarity <= 1.0:
+            raise ValueError(f"similarity must be in [-1, 1], got {similarity!r}")
+        self.similarity = similarity
+        self.support_threshold = support_threshold
+
+    def explain(
+        self,
+        item: AlignmentInput,
+        outputs: Sequence[DetectorOutput],
+        flagged: Sequence[FlaggedNode],
+    ) -> tuple[Explanation, tuple[FlaggedNode, ...]]:
+        """Explain the verdict; see :meth:`guardrail.explain.Explainer.explain`."""
+        if not flagged:
+            return Explanation(summary="Every answer node is supported by the context."), ()
+        claim = item.claim_graph.triples
+        pairs = find_contradictions(claim, item.context_graph.triples, item.encoder, self.similarity)
+        unsupported = self._unsupported(claim, outputs, pairs)
+        evidence = self._evidence(item, unsupported, pairs)
+        edits = edit_operations(unsupported, evidence, pairs)
+        by_node: dict[str, tuple[ContradictionPair, str]] = {}
+        for p in pairs:
+            nid, ev = _differing(p)
+            if nid:
+                by_node.setdefault(nid, (p, ev))
+        out = tuple(f.model_copy(update={"reason": self._sentence(item, f, by_node)}) for f in flagged)
+        names = ", ".join(f"'{f.text}'" for f in out[:5]) + (" ..." if len(out) > 5 else "")
+        summary = f"{len(out)} answer node(s) not supported by the context: {names}."
+        if pairs:
+            summary += f" {len(pairs)} claim(s) contradict the context."
+        return Explanation(summary=summary, sentences=tuple(f.reason for f in out),
+                           contradictions=tuple(pairs), edits=tuple(edits)), out
+
+    def _unsupported(
+        self, claim: tuple[Triple, ...], outputs: Sequence[DetectorOutput],
+        pairs: Sequence[ContradictionPair],
+    ) -> list[Triple]:
+        contradicted = [p.claim for p in pairs]
+        support = next((o.details.get("triple_support") for o in outputs if o.name == "grounding"), None)
+        if isinstance(support, list) and len(support) == len(claim):
+            return [t for t, s in zip(claim, support) if s < self.support_threshold or t in contradicted]
+        return [p.claim for p in pairs]
+
+    @staticmethod
+    def _evidence(
+        item: AlignmentInput, unsupported: list[Triple], pairs: Sequence[ContradictionPair]
+    ) -> dict[int, Triple]:
+        out: dict[int, Triple] = {}
+        for i, t in enumerate(unsupported):
+            ev = next((p.evidence for p in pairs if p.claim == t), None)
+            if ev is not None:
+                out[i] = ev
+        rest = [i for i in range(len(unsupported)) if i not in out]
+        if rest and item.context_graph.triples:
+            from guardrail.types import KnowledgeGraph
+
+            for i in rest:
+                t = unsupported[i]
+                sub = KnowledgeGraph(nodes=(t.subject, t.object), triples=(t,))
+                sel = select_relations(sub, item.context_graph, item.encoder)
+                if sel.triples:
+                    out[i] = sel.triples[0]
+        return out
+
+    @staticmethod
+    def _sentence(
+        item: AlignmentInput, f: FlaggedNode, by_node: dict[str, tuple[ContradictionPair, str]]
+    ) -> str:
+        if f.node_id in by_node:
+            pair, ev = by_node[f.node_id]
+            return f"the answer says {_clause(item, pair.claim)}; the context says {ev}"
+        if f.evidence:
+            return (f"the answer mentions '{f.text}', which the context does not support; "
+                    f"the closest context evidence is '{f.evidence}'")
+        return f"the answer mentions '{f.text}', which the context does not mention"

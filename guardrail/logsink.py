@@ -1,0 +1,490 @@
+"""Flagged-answer logs: one :class:`FlaggedRecord` per flagged, abstained or refined answer.
+
+Two sinks ship, both safe for many writer threads and processes at once:
+
+* :class:`JsonlSink` appends one JSON line per record with a single ``os.write`` on a
+  file opened with ``O_APPEND``, under an advisory ``fcntl.flock`` lock, so lines from
+  concurrent writers never interleave and none is lost.
+* :class:`SqliteSink` writes to a SQLite database in WAL mode (one connection per
+  thread, a busy timeout, and retries with back-off on "database is locked").
+
+A write that still fails raises :class:`~guardrail.errors.LogSinkError`; records are
+never dropped silently (:class:`~guardrail.Guard` keeps such records in
+``Guard.unlogged``).
+
+>>> with open_sink("flagged.jsonl") as sink:            # doctest: +SKIP
+...     sink.write(FlaggedRecord.from_result(result, contexts))
+>>> read_log("flagged.jsonl")[0].score                   # doctest: +SKIP
+0.83
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import sqlite3
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, TypeVar, cast
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
+
+from guardrail.errors import LogSinkError
+from guardrail.types import GuardResult, Span
+
+__all__ = [
+    "LoggedNode",
+    "LoggedExplanation",
+    "FlaggedRecord",
+    "LogSink",
+    "JsonlSink",
+    "SqliteSink",
+    "MemorySink",
+    "open_sink",
+    "read_log",
+    "context_hash",
+]
+
+_T = TypeVar("_T")
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+Event = Literal["flagged", "abstained", "refinement_round"]
+_EVENTS = ("flagged", "abstained", "refinement_round")
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def context_hash(contexts: str | Sequence[str]) -> str:
+    """SHA-256 hex digest of the contexts joined by a blank line (``"\\n\\n"``).
+
+    Lets a log identify the retrieved passages without storing them.
+    """
+    texts = [contexts] if isinstance(contexts, str) else [str(c) for c in contexts]
+    return hashlib.sha256("\n\n".join(texts).encode("utf-8")).hexdigest()
+
+
+class LoggedNode(BaseModel):
+    """A flagged answer node as kept in the log.
+
+    Parameters
+    ----------
+    text : str
+        Node text as it appears in the answer.
+    span : Span or None
+        Character span in the answer.
+    support : float
+        Combined support in ``[0, 1]``.
+    evidence : str
+        Nearest context evidence, ``""`` if none.
+    reason : str
+        Contrastive sentence explaining the flag.
+    """
+
+    model_config = _FROZEN
+    text: str
+    span: Span | None = None
+    support: float = Field(ge=0.0, le=1.0)
+    evidence: str = ""
+    reason: str = ""
+
+
+class LoggedExplanation(BaseModel):
+    """The human-readable part of an explanation (summary and one sentence per node)."""
+
+    model_config = _FROZEN
+    summary: str = ""
+    sentences: tuple[str, ...] = ()
+
+
+class FlaggedRecord(BaseModel):
+    """One log entry: what was checked, the verdict, and why.
+
+    Parameters
+    ----------
+    time : str
+        UTC time of the record, ISO 8601 with milliseconds.
+    id : str or None
+        The caller's id of the answer.
+    event : {"flagged", "abstained", "refinement_round"}
+        Why the record was written.
+    round : int or None
+        Refinement round (``event == "refinement_round"``), else ``None``.
+    question : str or None
+        The question, when given.
+    answer : str
+        The answer as checked.
+    context_hash : str
+        :func:`context_hash` of the passages (the passages themselves are not stored).
+    score, threshold : float
+        Hallucination score and the threshold used, in ``[0, 1]``.
+    passed, abstained : bool
+        The verdict.
+    abstain_reason : str
+        Why the guard abstained, ``""`` otherwise.
+    detector_scores : dict of str to float
+        Per-detector scores.
+    flagged_nodes : tuple of LoggedNode
+        Unsupported answer nodes.
+    explanation : LoggedExplanation
+        Summary and contrastive sentences.
+    config : str
+        Name of the guard config used.
+    """
+
+    model_config = _FROZEN
+    time: str = Field(default_factory=_utc_now)
+    id: str | None = None
+    event: Event = "flagged"
+    round: int | None = None
+    question: str | None = None
+    answer: str = ""
+    context_hash: str = ""
+    score: float = Field(ge=0.0, le=1.0)
+    threshold: float = Field(ge=0.0, le=1.0)
+    passed: bool
+    abstained: bool = False
+    abstain_reason: str = ""
+    detector_scores: dict[str, float] = Field(default_factory=dict)
+    flagged_nodes: tuple[LoggedNode, ...] = ()
+    explanation: LoggedExplanation = Field(default_factory=LoggedExplanation)
+    config: str = ""
+
+    @classmethod
+    def from_result(
+        cls, result: GuardResult, contexts: str | Sequence[str], *, event: str = "flagged",
+        round: int | None = None,
+    ) -> "FlaggedRecord":
+        """Build the record of ``result``.
+
+        Parameters
+        ----------
+        result : GuardResult
+            The verdict to log.
+        contexts : str or sequence of str
+            The passages checked against (only their hash is stored).
+        event : {"flagged", "abstained", "refinement_round"}
+            ``"flagged"`` becomes ``"abstained"`` when ``result.abstained``.
+        round : int or None
+            Refinement round number.
+        """
+        if event not in _EVENTS:
+            raise ValueError(f"unknown log event {event!r}; known: {list(_EVENTS)}")
+        if event == "flagged" and result.abstained:
+            event = "abstained"
+        nodes = tuple(
+            LoggedNode(text=n.text, span=n.span, support=n.support, evidence=n.evidence,
+                       reason=n.reason)
+            for n in result.flagged_nodes
+        )
+        return cls(
+            id=result.id, event=cast(Event, event), round=round, question=result.question,
+            answer=result.answer, context_hash=context_hash(contexts), score=result.score,
+            threshold=result.threshold, passed=result.passed, abstained=result.abstained,
+            abstain_reason=result.abstain_reason, detector_scores=dict(result.detector_scores),
+            flagged_nodes=nodes,
+            explanation=LoggedExplanation(summary=result.explanation.summary,
+                                          sentences=result.explanation.sentences),
+            config=result.config,
+        )
+
+
+class LogSink(ABC):
+    """Where :class:`FlaggedRecord` s go. Subclasses implement :meth:`write`.
+
+    Sinks are context managers (``with open_sink(p) as sink: ...`` closes them).
+    """
+
+    @abstractmethod
+    def write(self, record: FlaggedRecord) -> None:
+        """Persist ``record``.
+
+        Raises
+        ------
+        LogSinkError
+            When the record could not be written (after retries, where the sink retries).
+        """
+
+    def read(self) -> list[FlaggedRecord]:
+        """Return every record, oldest first.
+
+        Raises
+        ------
+        LogSinkError
+            When the sink cannot be read or holds a malformed record.
+        """
+        raise LogSinkError(f"{type(self).__name__} cannot be read back")
+
+    def close(self) -> None:
+        """Release files and connections (writing again reopens them)."""
+
+    def __enter__(self) -> "LogSink":
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _parse(text: str, where: str) -> FlaggedRecord:
+    try:
+        return FlaggedRecord.model_validate_json(text)
+    except ValidationError as exc:
+        raise LogSinkError(f"{where}: malformed log record: {exc}") from exc
+
+
+class MemorySink(LogSink):
+    """Keeps records in a list (:attr:`records`); thread-safe. Useful in tests and notebooks."""
+
+    def __init__(self) -> None:
+        self.records: list[FlaggedRecord] = []
+        self._lock = threading.Lock()
+
+    def write(self, record: FlaggedRecord) -> None:
+        """Append ``record`` to :attr:`records`."""
+        with self._lock:
+            self.records.append(record)
+
+    def read(self) -> list[FlaggedRecord]:
+        """A copy of :attr:`records`."""
+        with self._lock:
+            return list(self.records)
+
+
+class JsonlSink(LogSink):
+    """Append-only JSON Lines log, safe across threads and processes.
+
+    Parameters
+    ----------
+    path : str or Path
+        The log file; created (with its parent directories) on the first write.
+    fsync : bool
+        Call ``os.fsync`` after every record (durable across power loss, slower).
+    """
+
+    def __init__(self, path: str | Path, *, fsync: bool = False) -> None:
+        self.path = Path(path)
+        self.fsync = fsync
+        self._fd: int | None = None
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"JsonlSink({str(self.path)!r})"
+
+    def _open(self) -> int:
+        if self._pid != os.getpid():  # forked: fresh lock and descriptor for this process
+            self._pid, self._lock, self._fd = os.getpid(), threading.Lock(), None
+        if self._fd is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        return self._fd
+
+    def write(self, record: FlaggedRecord) -> None:
+        """Append ``record`` as one line (one ``os.write`` under an exclusive ``flock``)."""
+        data = (record.model_dump_json() + "\n").encode("utf-8")
+        try:
+            with self._lock:
+                fd = self._open()
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                try:
+                    written = os.write(fd, data)
+                    if written != len(data):
+                        raise OSError(f"short write: {written} of {len(data)} bytes")
+                    if self.fsync:
+                        os.fsync(fd)
+                finally:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+        except OSError as exc:
+            raise LogSinkError(f"cannot append to {str(self.path)!r}: {exc}") from exc
+
+    def read(self) -> list[FlaggedRecord]:
+        """Parse every line (under a shared lock); blank lines are skipped."""
+        if not self.path.exists():
+            return []
+        try:
+            with self.path.open("rb") as fh:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_SH)
+                try:
+                    raw = fh.read()
+                finally:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        except OSError as exc:
+            raise LogSinkError(f"cannot read {str(self.path)!r}: {exc}") from exc
+        lines = raw.decode("utf-8", errors="replace").split("\n")
+        return [_parse(line, f"{self.path}:{i}") for i, line in enumerate(lines, 1) if line.strip()]
+
+    def close(self) -> None:
+        """Close the file descriptor."""
+        with self._lock:
+            if self._fd is not None and self._pid == os.getpid():
+                os.close(self._fd)
+            self._fd = None
+
+
+def _is_locked(exc: BaseException) -> bool:
+    msg = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in msg or "busy" in msg)
+
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS flagged ("
+    " seq INTEGER PRIMARY KEY AUTOINCREMENT, time TEXT NOT NULL, id TEXT,"
+    " event TEXT NOT NULL, score REAL NOT NULL, record TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS flagged_time ON flagged(time)",
+    "CREATE INDEX IF NOT EXISTS flagged_id ON flagged(id)",
+)
+
+
+class SqliteSink(LogSink):
+    """SQLite log (WAL mode), safe across threads and processes.
+
+    Table ``flagged(seq, time, id, event, score, record)``; ``time`` and ``id`` are
+    indexed, ``record`` holds the full JSON. Each thread uses its own connection.
+
+    Parameters
+    ----------
+    path : str or Path
+        Database file; created with its parent directories.
+    timeout : float
+        SQLite busy timeout in seconds.
+    retries : int
+        Attempts on "database is locked" before :class:`LogSinkError` is raised.
+    """
+
+    def __init__(self, path: str | Path, *, timeout: float = 10.0, retries: int = 8) -> None:
+        self.path = Path(path)
+        self.timeout = timeout
+        self.retries = max(1, retries)
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+
+    def __repr__(self) -> str:
+        return f"SqliteSink({str(self.path)!r})"
+
+    def _retry(self, fn: Callable[[], _T], what: str) -> _T:
+        try:
+            for attempt in Retrying(
+                retry=retry_if_exception(_is_locked), stop=stop_after_attempt(self.retries),
+                wait=wait_random_exponential(multiplier=0.05, max=2.0), reraise=True,
+            ):
+                with attempt:
+                    return fn()
+        except (sqlite3.Error, OSError) as exc:
+            raise LogSinkError(f"cannot {what} {str(self.path)!r}: {exc}") from exc
+        raise LogSinkError(f"cannot {what} {str(self.path)!r}")  # pragma: no cover
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.timeout, check_same_thread=False,
+                               isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            for stmt in _SCHEMA:
+                conn.execute(stmt)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._pid != os.getpid():  # forked: never reuse the parent's connections
+            self._pid, self._local, self._conns = os.getpid(), threading.local(), []
+            self._lock = threading.Lock()
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = self._retry(self._connect, "open")
+            self._local.conn = conn
+            with self._lock:
+                self._conns.append(conn)
+        return conn
+
+    def write(self, record: FlaggedRecord) -> None:
+        """Insert ``record`` (retried with back-off while the database is locked)."""
+        row = (record.time, record.id, record.event, record.score, record.model_dump_json())
+
+        def _insert() -> None:
+            self._conn().execute(
+                "INSERT INTO flagged(time, id, event, score, record) VALUES (?, ?, ?, ?, ?)", row
+            )
+
+        self._retry(_insert, "write to")
+
+    def read(self) -> list[FlaggedRecord]:
+        """Every record in insertion order."""
+        if not self.path.exists():
+            return []
+        rows = self._retry(
+            lambda: self._conn().execute("SELECT seq, record FROM flagged ORDER BY seq").fetchall(),
+            "read",
+        )
+        return [_parse(text, f"{self.path}#{seq}") for seq, text in rows]
+
+    def close(self) -> None:
+        """Close every connection this sink opened in this process."""
+        with self._lock:
+            conns, self._conns = self._conns, []
+            self._local = threading.local()
+        if self._pid == os.getpid():
+            for c in conns:
+                c.close()
+
+
+_SUFFIXES: dict[str, Callable[..., LogSink]] = {
+    ".jsonl": JsonlSink, ".json": JsonlSink,
+    ".sqlite": SqliteSink, ".sqlite3": SqliteSink, ".db": SqliteSink,
+}
+
+
+def open_sink(path: str | Path | LogSink, **kwargs: Any) -> LogSink:
+    """Open the sink that fits ``path``'s suffix.
+
+    Parameters
+    ----------
+    path : str, Path or LogSink
+        ``.jsonl``/``.json`` give a :class:`JsonlSink`; ``.sqlite``/``.sqlite3``/``.db``
+        a :class:`SqliteSink`. A sink is returned unchanged.
+    **kwargs
+        Passed to the sink's constructor (``fsync=``, ``timeout=``, ``retries=``).
+
+    Raises
+    ------
+    ValueError
+        Any other suffix (the message names the path).
+    """
+    if isinstance(path, LogSink):
+        return path
+    cls = _SUFFIXES.get(Path(path).suffix.lower())
+    if cls is None:
+        raise ValueError(
+            f"cannot tell the log format of {str(path)!r}: use a .jsonl/.json or "
+            ".sqlite/.sqlite3/.db path"
+        )
+    return cls(path, **kwargs)
+
+
+def read_log(path: str | Path) -> list[FlaggedRecord]:
+    """Read every record of the log at ``path`` (format by suffix, as :func:`open_sink`).
+
+    Raises
+    ------
+    LogSinkError
+        The file does not exist or holds a malformed record.
+    ValueError
+        Unknown suffix.
+    """
+    if not Path(path).is_file():
+        raise LogSinkError(f"log not found: {str(path)!r}")
+    with open_sink(path) as sink:
+        return sink.read()

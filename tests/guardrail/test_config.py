@@ -1,0 +1,62 @@
+"""Config loading, validation and the shipped configs."""
+
+import json
+
+import pytest
+
+from guardrail.config import (
+    LONG_FORM_MIN_WORDS,
+    GuardConfig,
+    load_config,
+    save_config,
+    select_config,
+    shipped_configs,
+)
+from guardrail.errors import ConfigError
+
+
+def test_round_trip(tmp_path):
+    cfg = GuardConfig(name="x", aggregation="logistic", weights={"grounding": 2.0}, bias=-1.0, threshold=0.4)
+    path = save_config(cfg, tmp_path / "c.json")
+    assert load_config(path) == cfg
+
+
+@pytest.mark.parametrize(
+    "data, needle",
+    [({"threshold": 1.5}, "threshold"), ({"aggregation": "median"}, "aggregation"), ({"detectors": []}, "detectors"),
+     ({"bogus": 1}, "bogus"), ({"weights": {"a": float("nan")}}, "not finite")],
+)
+def test_bad_values_raise_config_error_naming_them(data, needle):
+    with pytest.raises(ConfigError, match=needle):
+        load_config(data)
+
+
+def test_missing_and_malformed_files(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "none.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        load_config(bad)
+
+
+def test_shipped_configs_load_and_are_calibrated():
+    cfgs = shipped_configs()
+    assert set(cfgs) == {"short", "long"}
+    for name, cfg in cfgs.items():
+        assert cfg.name == name
+        assert 0.0 <= cfg.threshold <= 1.0
+        assert load_config(name) == cfg
+
+
+def test_select_config_by_answer_length():
+    cfgs = {"short": GuardConfig(name="short"), "long": GuardConfig(name="long")}
+    assert select_config("Delhi", cfgs).name == "short"
+    assert select_config(" ".join(["word"] * LONG_FORM_MIN_WORDS), cfgs).name == "long"
+
+
+def test_config_is_frozen():
+    cfg = GuardConfig()
+    with pytest.raises(Exception):
+        cfg.threshold = 0.1  # type: ignore[misc]
+    json.loads(cfg.model_dump_json())

@@ -1,0 +1,106 @@
+"""The refinement loop (KG-Guard) with the real guard; the LLM is a scripted stand-in
+for a remote model (a list of answers played back in order)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from guardrail import Guard, HallucinationError, RefinementError
+from guardrail.errors import ConfigError
+from guardrail.logsink import read_log
+from guardrail.refine import Refiner, RefinementRequest, aenforce, build_feedback, enforce, refinement_messages
+
+pytestmark = pytest.mark.slow
+
+CONTEXT = ["Apple was founded by Steve Jobs and Steve Wozniak in 1976 in Cupertino, California."]
+QUESTION = "Who founded Apple, and when?"
+BAD = "Apple was founded by Bill Gates in 1999 in Seattle."
+BAD2 = "Apple was founded by Larry Page in 2003 in Boston."
+GOOD = "Apple was founded by Steve Jobs and Steve Wozniak in 1976."
+
+
+class ScriptedLLM:
+    """Plays back answers in order (stands in for a remote chat model) and records requests."""
+
+    def __init__(self, *answers: str, fail_first: int = 0) -> None:
+        self.answers = list(answers)
+        self.requests: list[RefinementRequest] = []
+        self.fail_first = fail_first
+
+    def __call__(self, req: RefinementRequest) -> str:
+        self.requests.append(req)
+        if self.fail_first:
+            self.fail_first -= 1
+            raise ConnectionError("temporary outage")
+        return self.answers[min(len(self.requests) - 1, len(self.answers) - 1)]
+
+    async def acall(self, req: RefinementRequest) -> str:
+        await asyncio.sleep(0)
+        return self(req)
+
+
+def test_loop_stops_when_nothing_is_flagged(guard: Guard) -> None:
+    llm = ScriptedLLM(GOOD)
+    out = Refiner(guard).refine(BAD, CONTEXT, QUESTION, llm)
+    assert out.action == "refined" and out.answer == GOOD and out.original_answer == BAD
+    assert len(llm.requests) == 1
+    hist = out.result.history
+    assert [h.round for h in hist] == [0, 1] and [h.passed for h in hist] == [False, True]
+    assert hist[0].answer == BAD and hist[0].flagged and hist[0].feedback
+    req = llm.requests[0]
+    assert req.question == QUESTION and req.contexts == tuple(CONTEXT) and req.answer == BAD
+    assert any(f in req.feedback for f in hist[0].flagged)
+
+
+def test_cap_and_fallback(guard: Guard) -> None:
+    llm = ScriptedLLM(BAD2)
+    out = Refiner(guard, max_iterations=3, fallback="filter", refusal="No.").refine(BAD, CONTEXT, QUESTION, llm)
+    assert len(llm.requests) == 3 and len(out.result.history) == 4
+    assert out.action in {"filtered", "refused"} and not out.result.passed
+    with pytest.raises(HallucinationError) as info:
+        Refiner(guard, max_iterations=2, fallback="raise").refine(BAD, CONTEXT, QUESTION, ScriptedLLM(BAD2))
+    assert len(info.value.result.history) == 3
+
+
+def test_every_round_is_logged(tmp_path) -> None:
+    log = tmp_path / "log.jsonl"
+    g = Guard(log=log)
+    enforce(g, "refine", BAD, CONTEXT, QUESTION, reprompt=ScriptedLLM(BAD2, GOOD), id="q1")
+    recs = read_log(log)
+    assert [(r.event, r.round) for r in recs] == [("flagged", None), ("refinement_round", 1), ("refinement_round", 2)]
+    assert recs[-1].passed and recs[-1].answer == GOOD
+
+
+def test_llm_errors_are_retried_then_typed(guard: Guard) -> None:
+    llm = ScriptedLLM(GOOD, fail_first=2)
+    out = Refiner(guard, retry_attempts=3, retry_wait=0.01).refine(BAD, CONTEXT, QUESTION, llm)
+    assert out.action == "refined"
+    with pytest.raises(RefinementError, match="round 1"):
+        Refiner(guard, retry_attempts=2, retry_wait=0.01).refine(BAD, CONTEXT, QUESTION, ScriptedLLM(GOOD, fail_first=5))
+
+
+def test_async_loop(guard: Guard) -> None:
+    llm = ScriptedLLM(BAD2, GOOD)
+    out = asyncio.run(aenforce(guard, "refine", BAD, CONTEXT, QUESTION, reprompt=llm.acall))
+    assert out.action == "refined" and [h.round for h in out.result.history] == [0, 1, 2]
+
+
+def test_enforce_policies_and_errors(guard: Guard) -> None:
+    assert enforce(guard, "annotate", BAD, CONTEXT).answer == BAD
+    assert enforce(guard, "refine", GOOD, CONTEXT, reprompt=ScriptedLLM(GOOD)).action == "passed"
+    with pytest.raises(ConfigError, match="reprompt"):
+        enforce(guard, "refine", BAD, CONTEXT)
+    with pytest.raises(ConfigError, match="max_iterations"):
+        Refiner(guard, max_iterations=0)
+    with pytest.raises(ConfigError):
+        Refiner(guard, fallback="refine")
+
+
+def test_feedback_and_messages(guard: Guard) -> None:
+    r = guard.check(BAD, CONTEXT, QUESTION)
+    fb = build_feedback(r)
+    assert all(n.text in fb for n in r.flagged_nodes)
+    msgs = refinement_messages(RefinementRequest(QUESTION, tuple(CONTEXT), BAD, r, fb, 1))
+    assert [m[0] for m in msgs] == ["system", "user"] and CONTEXT[0] in msgs[1][1] and BAD in msgs[1][1]
