@@ -16,7 +16,7 @@ from guardrail.config import GuardConfig
 from guardrail.errors import InvalidInputError
 from guardrail.types import DetectorOutput, NodeSupport
 
-__all__ = ["aggregate", "combine_node_support", "calibrate", "best_threshold"]
+__all__ = ["aggregate", "combine_node_support", "calibrate", "best_threshold", "macro_threshold"]
 
 
 def _sigmoid(x: float) -> float:
@@ -133,6 +133,8 @@ def calibrate(
     *,
     name: str | None = None,
     C: float = 1.0,
+    groups: Sequence[str] | None = None,
+    targets: Mapping[str, float] | None = None,
 ) -> GuardConfig:
     """Fit logistic weights and the balanced-accuracy-optimal threshold.
 
@@ -150,6 +152,14 @@ def calibrate(
         Name of the returned config (default: ``base.name``).
     C : float
         Inverse L2 regularisation strength of the logistic regression.
+    groups : sequence of str or None
+        Source of each example (e.g. the dataset it comes from), same length as
+        ``labels``. When given, every group gets the same total weight in the fit and
+        the threshold maximises the *worst* per-group balanced accuracy
+        (:func:`macro_threshold`), so a large or easy source cannot set it alone.
+    targets : mapping of str to float or None
+        With ``groups``: a target balanced accuracy per group; the threshold then
+        maximises the smallest margin ``bacc[g] - targets[g]``.
 
     Returns
     -------
@@ -171,7 +181,8 @@ def calibrate(
     y = np.asarray(labels, dtype=int)
     if len(set(y.tolist())) != 2:
         raise InvalidInputError("calibration needs both labels 0 and 1")
-    lr = LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(X, y)
+    weights_ = _group_weights(groups, len(y))
+    lr = LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(X, y, sample_weight=weights_)
     weights = {d: float(w) for d, w in zip(base.detectors, lr.coef_[0])}
     cfg = base.model_copy(
         update={
@@ -182,4 +193,71 @@ def calibrate(
         }
     )
     probs = [aggregate(dict(r), cfg) for r in score_rows]
-    return cfg.model_copy(update={"threshold": best_threshold(probs, labels)})
+    if groups is None:
+        return cfg.model_copy(update={"threshold": best_threshold(probs, labels)})
+    return cfg.model_copy(update={"threshold": macro_threshold(probs, labels, groups, targets=targets)})
+
+
+def _group_weights(groups: Sequence[str] | None, n: int) -> np.ndarray | None:
+    if groups is None:
+        return None
+    if len(groups) != n:
+        raise InvalidInputError(f"{len(groups)} groups but {n} labels")
+    g = np.asarray(groups)
+    w = np.zeros(n, dtype=float)
+    for key in set(groups):
+        mask = g == key
+        w[mask] = 1.0 / mask.sum()
+    return w * (n / w.sum())
+
+
+def macro_threshold(
+    scores: Sequence[float], labels: Sequence[int], groups: Sequence[str], *, reduce: str = "min",
+    targets: Mapping[str, float] | None = None,
+) -> float:
+    """Threshold maximising the worst (or mean) per-group balanced accuracy.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        Scores in ``[0, 1]``.
+    labels : sequence of {0, 1}
+        1 = hallucinated.
+    groups : sequence of str
+        Group of each example; groups with a single class count with accuracy on it.
+    reduce : {"min", "mean"}
+        ``"min"`` (default) maximises the worst group's balanced accuracy, so no source
+        is sacrificed (a mean can be maximised by flagging everything from one source);
+        ``"mean"`` maximises the macro average.
+    targets : mapping of str to float or None
+        Subtracted per group before reducing (a group missing from it gets 0), so
+        ``reduce="min"`` maximises the smallest margin to each group's target.
+
+    Returns
+    -------
+    float
+        A threshold in ``[0, 1]`` (``score >= t`` flags).
+    """
+    if reduce not in ("min", "mean"):
+        raise InvalidInputError(f"reduce must be 'min' or 'mean', got {reduce!r}")
+    s = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=int)
+    g = np.asarray(groups)
+    if not (len(s) == len(y) == len(g)):
+        raise InvalidInputError(f"scores, labels and groups differ in length: {len(s)}, {len(y)}, {len(g)}")
+    cands = np.unique(s)
+    pred = s[None, :] >= cands[:, None]  # (n_thresholds, n_examples)
+    per_group = []
+    for key in sorted(set(groups)):
+        m = g == key
+        pos, neg = m & (y == 1), m & (y == 0)
+        rates = [pred[:, pos].mean(axis=1)] if pos.any() else []
+        if neg.any():
+            rates.append(1.0 - pred[:, neg].mean(axis=1))
+        per_group.append(np.mean(rates, axis=0) - (targets or {}).get(key, 0.0))
+    stacked = np.vstack(per_group)
+    objective = stacked.min(axis=0) if reduce == "min" else stacked.mean(axis=0)
+    # among equally good thresholds take the middle one (more margin on both sides)
+    best = np.flatnonzero(objective >= objective.max() - 1e-12)
+    best_t = float(cands[int(best[len(best) // 2])])
+    return min(1.0, max(0.0, best_t))

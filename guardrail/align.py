@@ -71,7 +71,7 @@ def nearest_nodes(
 
 def select_relations(
     claim: KnowledgeGraph, context: KnowledgeGraph, encoder: TextEncoder,
-    *, max_candidates: int = 48,
+    *, max_candidates: int = 24,
 ) -> KnowledgeGraph:
     """Select the context subgraph relevant to the claim graph (KEA Explain relation selection).
 

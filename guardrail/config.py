@@ -3,7 +3,7 @@
 A :class:`GuardConfig` is a frozen pydantic model, loaded from and saved to JSON
 (``kg-guardrail calibrate`` writes one, ``kg-guardrail check --config`` reads one).
 Two calibrated configs ship with the package (``short`` for QA/dialogue answers,
-``long`` for summaries); :func:`select_config` picks one from the answer's shape.
+``long`` for summaries); :func:`select_config` picks one from the input's shape.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ __all__ = [
     "default_config",
     "shipped_configs",
     "select_config",
-    "LONG_FORM_MIN_WORDS",
+    "LONG_FORM_MIN_CONTEXT_WORDS",
 ]
 
-#: Answers with at least this many words use the ``long`` config in ``auto`` mode.
-LONG_FORM_MIN_WORDS = 40
+#: In ``auto`` mode, inputs without a question whose context has at least this many
+#: words use the ``long`` config (e.g. a summary of a document).
+LONG_FORM_MIN_CONTEXT_WORDS = 150
 
 
 class GuardConfig(BaseModel):
@@ -157,12 +158,28 @@ def default_config() -> GuardConfig:
     return GuardConfig()
 
 
-def select_config(answer: str, configs: dict[str, GuardConfig]) -> GuardConfig:
-    """Pick the shipped config that fits the answer's shape (``auto`` mode).
+def select_config(
+    configs: dict[str, GuardConfig], *, question: str | None, context_words: int
+) -> GuardConfig:
+    """Pick the shipped config that fits the input's shape (``auto`` mode).
 
-    Long-form answers (at least :data:`LONG_FORM_MIN_WORDS` words, e.g. summaries) use
-    ``configs["long"]``; shorter ones (QA, dialogue) use ``configs["short"]``.
+    An input without a question whose context has at least
+    :data:`LONG_FORM_MIN_CONTEXT_WORDS` words (a summary of a document) uses
+    ``configs["long"]``; everything else (question answering, dialogue) uses
+    ``configs["short"]``.
+
+    The rule reads only the question and the context, never the answer: two answers to
+    the same input are always judged by the same config, on the same score scale.
+
+    Parameters
+    ----------
+    configs : dict of str to GuardConfig
+        Holds ``"short"`` and ``"long"`` (else the first config is used).
+    question : str or None
+        The question, if any (blank counts as none).
+    context_words : int
+        Number of whitespace-separated words in all passages together (>= 0).
     """
-    n_words = len(answer.split())
-    key = "long" if n_words >= LONG_FORM_MIN_WORDS else "short"
+    has_question = bool(question and question.strip())
+    key = "long" if not has_question and context_words >= LONG_FORM_MIN_CONTEXT_WORDS else "short"
     return configs.get(key) or next(iter(configs.values()))

@@ -44,7 +44,7 @@ class Guard:
     ----------
     config : GuardConfig, str, Path or "auto"
         ``"auto"`` (default) uses the shipped calibrated configs and picks ``short``
-        or ``long`` per answer (:func:`~guardrail.config.select_config`); a name
+        or ``long`` per input (:func:`~guardrail.config.select_config`); a name
         (``"short"``/``"long"``), a path to a JSON config, or a config object.
     extractor : Extractor or None
         Triple extractor; default the spaCy extractor.
@@ -134,10 +134,14 @@ class Guard:
         """The configs this guard may use, by name."""
         return dict(self._configs)
 
-    def config_for(self, answer: str) -> GuardConfig:
-        """The config used for ``answer`` (depends on its shape in ``auto`` mode)."""
+    def config_for(self, contexts: object = (), question: object = None) -> GuardConfig:
+        """The config used for an input (in ``auto`` mode it depends on the question and
+        the context length, see :func:`~guardrail.config.select_config`)."""
         if self._auto:
-            return select_config(answer, self._configs)
+            texts = [contexts] if isinstance(contexts, str) else contexts
+            words = sum(len(c.split()) for c in texts if isinstance(c, str)) if isinstance(texts, (list, tuple)) else 0
+            q = question if isinstance(question, str) else None
+            return select_config(self._configs, question=q, context_words=words)
         return next(iter(self._configs.values()))
 
     def detectors_for(self, config: GuardConfig) -> list[Detector]:
@@ -218,7 +222,7 @@ class Guard:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         texts, given_graph = split_context_input(contexts)
-        cfg = self.config_for(answer if isinstance(answer, str) else "")
+        cfg = self.config_for(texts, question)
         v = validate_input(
             answer, texts, question,
             max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
@@ -233,12 +237,17 @@ class Guard:
         timings["extract_answer"] = _ms(t0)
         t0 = time.perf_counter()
         ctx_graph = given_graph if given_graph is not None else self.context_graph(v.contexts)
-        qgraph = self.extractor.extract(v.question, source=-2) if v.question else None
         timings["extract_context"] = _ms(t0)
         if claim.is_empty:
             return self._finish(_abstain(base, "nothing extracted from the answer", timings, t_all), v.contexts, log)
         if ctx_graph.is_empty:
             return self._finish(_abstain(base, "nothing extracted from the context", timings, t_all), v.contexts, log)
+        needs_q = any(d.needs_question_graph for d in self.detectors_for(cfg))
+        qgraph = None
+        if v.question and needs_q:
+            t0 = time.perf_counter()
+            qgraph = self.extractor.extract(v.question, source=-2)
+            timings["extract_question"] = _ms(t0)
         item = AlignmentInput(v.answer, v.contexts, v.question, claim, ctx_graph, self.encoder, qgraph)
         return self._finish(self._judge(item, cfg, base, timings, t_all), v.contexts, log)
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tenacity import AsyncRetrying, RetryError, Retrying, stop_after_attempt, wait_exponential
 
+from guardrail.contexts import ContextInput, split_context_input
 from guardrail.errors import ConfigError, RefinementError
 from guardrail.policy import (
     DEFAULT_REFUSAL,
@@ -52,7 +53,7 @@ class RefinementRequest:
     question : str or None
         The user's question.
     contexts : tuple of str
-        The retrieved passages.
+        The retrieved passages (graph contexts linearised as "subject relation object.").
     answer : str
         The last (flagged) answer.
     result : GuardResult
@@ -119,7 +120,7 @@ class BaseRefiner(ABC):
 
     @abstractmethod
     def refine(
-        self, answer: str, contexts: Sequence[str], question: str | None, reprompt: Reprompt,
+        self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
         *, first: GuardResult | None = None,
     ) -> PolicyOutcome:
         """Re-prompt until the answer passes or the cap is reached; see :class:`Refiner`."""
@@ -168,7 +169,7 @@ class Refiner(BaseRefiner):
         self.refusal = refusal
 
     def _rounds(
-        self, answer: str, contexts: tuple[str, ...], question: str | None, first: GuardResult | None
+        self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None
     ) -> Generator[_Step, Any, PolicyOutcome]:
         result: GuardResult = first if first is not None else (yield ("check", answer))
         original = answer
@@ -179,12 +180,12 @@ class Refiner(BaseRefiner):
             i += 1
             feedback = build_feedback(result)
             history[-1] = history[-1].model_copy(update={"feedback": feedback})
-            req = RefinementRequest(question, contexts, answer, result, feedback, i)
+            req = RefinementRequest(question, _texts(contexts), answer, result, feedback, i)
             answer = yield ("llm", req)
             result = yield ("check", answer)
             history.append(_round(i, answer, result, ""))
             rounds.append((answer, result))
-            self.guard.log_result(result, contexts, event="refinement_round", round=i)
+            self.guard.log_result(result, _texts(contexts), event="refinement_round", round=i)
         if result.passed:
             final = result.model_copy(update={"history": tuple(history)})
             action = "refined" if i else "passed"
@@ -195,7 +196,7 @@ class Refiner(BaseRefiner):
         return PolicyOutcome(out.answer, out.result, out.action, original)
 
     def refine(
-        self, answer: str, contexts: Sequence[str], question: str | None, reprompt: Reprompt,
+        self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
         *, first: GuardResult | None = None,
     ) -> PolicyOutcome:
         """Run the loop synchronously.
@@ -226,32 +227,32 @@ class Refiner(BaseRefiner):
         HallucinationError
             With ``fallback="raise"`` when the cap is reached.
         """
-        ctx = tuple(contexts)
+        ctx = _as_list(contexts)
         gen = self._rounds(answer, ctx, question, first)
         value: Any = None
         try:
             while True:
                 kind, arg = gen.send(value)
                 if kind == "check":
-                    value = self.guard.check(arg, list(ctx), question, log=False)
+                    value = self.guard.check(arg, ctx, question, log=False)
                 else:
                     value = self._call(reprompt, arg)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
 
     async def arefine(
-        self, answer: str, contexts: Sequence[str], question: str | None, reprompt: AsyncReprompt,
+        self, answer: str, contexts: ContextInput, question: str | None, reprompt: AsyncReprompt,
         *, first: GuardResult | None = None,
     ) -> PolicyOutcome:
         """Async :meth:`refine`: awaits ``reprompt`` and ``guard.acheck`` (no blocking call)."""
-        ctx = tuple(contexts)
+        ctx = _as_list(contexts)
         gen = self._rounds(answer, ctx, question, first)
         value: Any = None
         try:
             while True:
                 kind, arg = gen.send(value)
                 if kind == "check":
-                    value = await self.guard.acheck(arg, list(ctx), question, log=False)
+                    value = await self.guard.acheck(arg, ctx, question, log=False)
                 else:
                     value = await self._acall(reprompt, arg)
         except StopIteration as stop:
@@ -283,6 +284,20 @@ class Refiner(BaseRefiner):
         raise RefinementError("unreachable")  # pragma: no cover
 
 
+def _as_list(contexts: ContextInput) -> Any:
+    """A str stays one passage; a graph stays a graph; sequences become lists."""
+    if isinstance(contexts, str) or not isinstance(contexts, Sequence):
+        return contexts
+    return list(contexts)
+
+
+def _texts(contexts: ContextInput) -> tuple[str, ...]:
+    texts, _ = split_context_input(contexts)
+    if isinstance(texts, str):
+        return (texts,)
+    return tuple(str(t) for t in cast(Sequence[object], texts))
+
+
 def _check_answer(value: object) -> str:
     if not isinstance(value, str):
         raise RefinementError(f"the LLM returned {type(value).__name__}, expected str")
@@ -302,7 +317,7 @@ def _round(i: int, answer: str, result: GuardResult, feedback: str) -> Refinemen
 
 
 def enforce(
-    guard: Any, policy: PolicyLike, answer: str, contexts: Sequence[str], question: str | None = None,
+    guard: Any, policy: PolicyLike, answer: str, contexts: ContextInput, question: str | None = None,
     *, reprompt: Reprompt | None = None, refiner: Refiner | None = None, refusal: str = DEFAULT_REFUSAL,
     id: str | None = None,
 ) -> PolicyOutcome:
@@ -335,7 +350,7 @@ def enforce(
         ``raise`` (or a ``raise`` fallback) on a flagged answer.
     """
     spec = parse_policy(policy)
-    result = guard.check(answer, list(contexts), question, id=id)
+    result = guard.check(answer, _as_list(contexts), question, id=id)
     if spec.kind is not Policy.REFINE or result.passed:
         return apply_policy(spec if spec.kind is not Policy.REFINE else "annotate", answer, result, refusal=refusal)
     if reprompt is None:
@@ -344,13 +359,13 @@ def enforce(
 
 
 async def aenforce(
-    guard: Any, policy: PolicyLike, answer: str, contexts: Sequence[str], question: str | None = None,
+    guard: Any, policy: PolicyLike, answer: str, contexts: ContextInput, question: str | None = None,
     *, reprompt: AsyncReprompt | None = None, refiner: Refiner | None = None,
     refusal: str = DEFAULT_REFUSAL, id: str | None = None,
 ) -> PolicyOutcome:
     """Async :func:`enforce` (``reprompt`` is awaited; the guard runs in a worker thread)."""
     spec = parse_policy(policy)
-    result = await guard.acheck(answer, list(contexts), question, id=id)
+    result = await guard.acheck(answer, _as_list(contexts), question, id=id)
     if spec.kind is not Policy.REFINE or result.passed:
         return apply_policy(spec if spec.kind is not Policy.REFINE else "annotate", answer, result, refusal=refusal)
     if reprompt is None:

@@ -20,11 +20,13 @@ __all__ = [
     "numbers_in",
     "stem",
     "stems",
+    "bigrams",
     "TextIndex",
     "kinds_compatible",
     "trigrams",
     "shortlist",
     "contains_phrase",
+    "has_content",
 ]
 
 #: spaCy entity labels whose value must match exactly.
@@ -87,6 +89,12 @@ def stems(text: str) -> list[str]:
     return [stem(w) for w in content_tokens(text)]
 
 
+def bigrams(text: str) -> list[tuple[str, str]]:
+    """Pairs of consecutive content-word stems of ``text`` (stop words skipped)."""
+    ss = stems(text)
+    return list(zip(ss, ss[1:]))
+
+
 def kinds_compatible(a: str, b: str) -> bool:
     """Whether two node kinds may denote the same thing (numeric vs. non-numeric only)."""
     return (a in NUMERIC_KINDS) == (b in NUMERIC_KINDS) or "LITERAL" in (a, b)
@@ -107,6 +115,7 @@ class TextIndex:
     stem_set: set[str] = field(init=False)
     prefix_set: set[str] = field(init=False)
     numbers: set[str] = field(init=False)
+    bigram_set: set[tuple[str, str]] = field(init=False)
     sentences: list[tuple[int, int, int]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -114,6 +123,7 @@ class TextIndex:
         self.stem_set = {s for t in self.texts for s in stems(t)}
         self.prefix_set = {s[:6] for s in self.stem_set if len(s) >= 6}
         self.numbers = {n for t in self.texts for n in numbers_in(t)}
+        self.bigram_set = {b for t in self.texts for b in bigrams(t)}
         self.sentences = [
             (i, s, e) for i, t in enumerate(self.texts) for s, e in split_sentences(t)
         ]
@@ -181,3 +191,12 @@ def contains_phrase(longer: str, shorter: str) -> bool:
     if shorter == longer:
         return True
     return re.search(r"(?<!\w)" + re.escape(shorter) + r"(?!\w)", longer) is not None
+
+
+def has_content(text: str) -> bool:
+    """Whether ``text`` asserts anything: a content word other than a polar word, or a number.
+
+    ``"Yes"``, ``"no"`` or ``"it"`` assert nothing a context could contradict by themselves
+    (a bare polar answer only affirms or denies the question), so detectors leave them be.
+    """
+    return bool(numbers_in(text)) or any(s not in POLAR_WORDS for s in stems(text))

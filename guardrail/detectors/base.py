@@ -56,6 +56,9 @@ class Detector(ABC):
 
     #: Name used in configs, weights and ``GuardResult.detector_scores``.
     name: str = "detector"
+    #: Whether :meth:`detect` reads ``item.question_graph``; the guard parses the
+    #: question only when some configured detector does.
+    needs_question_graph: bool = False
 
     @abstractmethod
     def detect(self, item: AlignmentInput) -> DetectorOutput:

@@ -21,6 +21,7 @@ far as both its end nodes are grounded.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.encoder import TextEncoder, cosine_matrix
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Triple
 
-__all__ = ["GroundingDetector", "EntityGroundingDetector", "NodeGrounding", "ground_nodes", "soft", "context_index"]
+__all__ = ["GroundingDetector", "RelationPreservationDetector", "NodeGrounding", "ground_nodes", "soft", "context_index"]
 
 
 def soft(cos: np.ndarray | float, low: float, high: float) -> np.ndarray:
@@ -71,6 +72,9 @@ class NodeGrounding:
     match: np.ndarray
     nearest: list[int]
     from_question: np.ndarray
+
+
+_DIGITS = re.compile(r"\d[\d.,]*")
 
 
 def _number_ok(node: Node, ctx: TextIndex, q: TextIndex | None) -> bool | None:
@@ -108,6 +112,18 @@ def _embedding_match(
     if not rows or not context.nodes:
         return best_cos
     ctx_labels = [c.label for c in context.nodes]
+    cols = {i: shortlist([claim.nodes[i].label], ctx_labels, k) for i in rows}
+    uniq = sorted({j for c in cols.values() for j in c})
+    pos = {j: p for p, j in enumerate(uniq)}
+    cos_all = cosine_matrix(encoder.encode([claim.nodes[i].label for i in rows]),
+                            encoder.encode([ctx_labels[j] for j in uniq]))
+    for r, i in enumerate(rows):
+        c = cols[i]
+        cos = np.where(compat[i, c], cos_all[r, [pos[j] for j in c]], -1.0)
+        match[i, c] = np.maximum(match[i, c], soft(cos, low, high))
+        best_cos[i] = float(cos.max()) if len(c) else -1.0
+    return best_cos
+    ctx_labels = [c.label for c in context.nodes]
     for i in rows:
         cols = shortlist([claim.nodes[i].label], ctx_labels, k)
         cos = cosine_matrix(encoder.encode([claim.nodes[i].label]),
@@ -142,7 +158,7 @@ def ground_nodes(
     threshold: float = 0.8,
     question_weight: float = 0.25,
     token_weight: float = 0.5,
-    candidates: int = 16,
+    candidates: int = 6,
 ) -> NodeGrounding:
     """Ground every answer node (HalluGraph entity grounding).
 
@@ -196,7 +212,8 @@ def ground_nodes(
         elif num_ok[i] is not False:
             lexical = 1.0 if ctx_index.has_phrase(node.label) else 0.0
             best = float(match[i].max()) if context.nodes else 0.0
-            support[i] = max(lexical, ctx_index.token_coverage(node.label), best)
+            words = _DIGITS.sub(" ", node.label) if num_ok[i] else node.label
+            support[i] = max(lexical, ctx_index.token_coverage(words), best)
     nearest = [_nearest(claim.nodes[i], context, match[i], num_ok[i] is False) for i in range(n_a)]
     return NodeGrounding(support, weight, match, nearest, from_q)
 
@@ -220,7 +237,7 @@ class GroundingDetector(Detector):
         EG weight of fallback ``TOKEN`` nodes, in ``[0, 1]`` (default 0.5).
     candidates : int
         Context nodes shortlisted (trigram Jaccard) per answer node that needs an
-        embedding match (default 16).
+        embedding match (default 6).
 
     References
     ----------
@@ -229,6 +246,7 @@ class GroundingDetector(Detector):
     """
 
     name = "grounding"
+    needs_question_graph = True
 
     def __init__(
         self,
@@ -239,7 +257,7 @@ class GroundingDetector(Detector):
         relation_high: float = 0.7,
         question_weight: float = 0.25,
         token_weight: float = 0.5,
-        candidates: int = 16,
+        candidates: int = 6,
     ) -> None:
         for nm, v in (("alpha", alpha), ("question_weight", question_weight), ("token_weight", token_weight)):
             if not 0.0 <= v <= 1.0:
@@ -308,9 +326,6 @@ class GroundingDetector(Detector):
             if t.subject.id not in a_idx or t.object.id not in a_idx:
                 continue
             s, o = a_idx[t.subject.id], a_idx[t.object.id]
-            if g.from_question[s] and g.from_question[o]:
-                out.append(1.0)  # the question itself asserts this relation
-                continue
             fwd = np.minimum(g.match[s, cs], g.match[o, co])
             bwd = np.minimum(g.match[s, co], g.match[o, cs])
             sup = np.minimum(np.maximum(fwd, bwd), rel[k])
@@ -372,36 +387,15 @@ def context_index(contexts: tuple[str, ...]) -> TextIndex:
     return idx
 
 
-#: Node kinds that are not named entities or literals.
-_GENERIC_KINDS = frozenset({"NOUN", "TOKEN"})
 
+class RelationPreservationDetector(GroundingDetector):
+    """HalluGraph's relation preservation alone: ``score = 1 - RP`` (``alpha = 0``).
 
-class EntityGroundingDetector(GroundingDetector):
-    """Entity grounding restricted to named entities and numbers (HalluGraph's EG proper).
-
-    HalluGraph's EG counts *entities* (spaCy NER); noun chunks and fallback tokens are
-    left out here, so chit-chat and paraphrase do not dilute an invented name or figure.
-    The score is the weighted share of ungrounded entities (``0`` when the answer names
-    none). Parameters are those of :class:`GroundingDetector` (``alpha`` is unused).
+    Parameters are those of :class:`GroundingDetector`; ``alpha`` defaults to 0.
     """
 
-    name = "entity"
+    name = "relation"
+    needs_question_graph = True
 
-    def detect(self, item: AlignmentInput) -> DetectorOutput:
-        """Score the ungrounded share of the answer's entities, in ``[0, 1]``."""
-        claim, ctx = item.claim_graph, item.context_graph
-        if claim.is_empty:
-            return DetectorOutput(name=self.name, score=0.0)
-        q_index = TextIndex([item.question]) if item.question else None
-        g = ground_nodes(
-            claim, ctx, context_index(item.contexts), q_index, item.question_graph, item.encoder,
-            low=self.low, threshold=self.threshold, question_weight=self.question_weight,
-            token_weight=self.token_weight, candidates=self.candidates,
-        )
-        keep = np.array([n.kind not in _GENERIC_KINDS or bool(numbers_in(n.label, words=False))
-                         for n in claim.nodes], dtype=float)
-        w = g.weight * keep
-        score = float(np.dot(w, 1.0 - g.support) / w.sum()) if w.sum() > 0 else 0.0
-        support = _node_support(claim, ctx, g, {})
-        return DetectorOutput(name=self.name, score=min(1.0, max(0.0, score)), node_support=support,
-                              details={"entities": int(keep.sum())})
+    def __init__(self, alpha: float = 0.0, **params: Any) -> None:
+        super().__init__(alpha=alpha, **params)

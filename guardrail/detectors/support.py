@@ -8,6 +8,7 @@
   and compared with every context sentence; an answer sentence is as supported as its
   most similar context sentence (cosine). The score is ``1 - `` the weakest (or mean)
   sentence support, so one unsupported sentence in a long answer is not averaged away.
+  Sentences that assert nothing (a bare "yes") are skipped.
 
 Both report per-node support (a node inherits the support of its words / of its
 sentence) with the nearest context sentence as evidence.
@@ -19,14 +20,20 @@ from typing import Any, Literal
 
 import numpy as np
 
-from guardrail.detectors._lexical import POLAR_WORDS, TextIndex, numbers_in, stems
+from guardrail.detectors._lexical import POLAR_WORDS, TextIndex, bigrams, has_content, numbers_in, stems
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.grounding import context_index, soft
 from guardrail.encoder import cosine_matrix
 from guardrail.text import split_sentences
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport, Span
 
-__all__ = ["LexicalSupportDetector", "WorstSentenceLexicalDetector", "SentenceSupportDetector"]
+__all__ = [
+    "LexicalSupportDetector",
+    "WorstSentenceLexicalDetector",
+    "ContextLexicalDetector",
+    "BigramSupportDetector",
+    "SentenceSupportDetector",
+]
 
 
 def _sentence_of(spans: list[tuple[int, int]], start: int) -> int:
@@ -36,8 +43,14 @@ def _sentence_of(spans: list[tuple[int, int]], start: int) -> int:
     return max(0, len(spans) - 1)
 
 
-def _unsupported(text: str, ctx: TextIndex, q: TextIndex | None, number_weight: float) -> tuple[float, float]:
+def _unsupported(
+    text: str, ctx: TextIndex, q: TextIndex | None, number_weight: float, ngram: int = 1
+) -> tuple[float, float]:
     """(weighted unsupported units, weighted units) of ``text``."""
+    if ngram == 2:
+        grams = [b for b in bigrams(text) if not (set(b) & POLAR_WORDS)]
+        bad_b = sum(1 for b in grams if b not in ctx.bigram_set and not (q and b in q.bigram_set))
+        return float(bad_b), float(len(grams))
     words = [s for s in stems(text) if s not in POLAR_WORDS and not s.isdigit()]
     bad = sum(1 for s in words if not ctx.has_stem(s) and not (q and q.has_stem(s)))
     nums = numbers_in(text, words=False)
@@ -56,28 +69,41 @@ class LexicalSupportDetector(Detector):
     reduce : {"all", "worst_sentence"}
         ``"all"`` pools the whole answer; ``"worst_sentence"`` takes the answer sentence
         with the largest unsupported share (for long answers).
+    use_question : bool
+        Whether words of the question count as supported (default True). With False only
+        the context is evidence, so restating a question's (possibly false) premise counts.
+    ngram : {1, 2}
+        1: single content words and numbers; 2: pairs of consecutive content words, i.e.
+        whether the answer's phrases (not only its words) occur in the context.
     """
 
     name = "lexical"
 
-    def __init__(self, number_weight: float = 3.0, reduce: Literal["all", "worst_sentence"] = "all") -> None:
+    def __init__(
+        self, number_weight: float = 3.0, reduce: Literal["all", "worst_sentence"] = "all",
+        use_question: bool = True, ngram: int = 1,
+    ) -> None:
         if number_weight < 0:
             raise ValueError(f"number_weight must be >= 0, got {number_weight!r}")
         if reduce not in ("all", "worst_sentence"):
             raise ValueError(f"reduce must be 'all' or 'worst_sentence', got {reduce!r}")
+        if ngram not in (1, 2):
+            raise ValueError(f"ngram must be 1 or 2, got {ngram!r}")
         self.number_weight = number_weight
         self.reduce = reduce
+        self.use_question = use_question
+        self.ngram = ngram
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the unsupported share in ``[0, 1]``; per-node support is word coverage."""
         ctx = context_index(item.contexts)
-        q = TextIndex([item.question]) if item.question else None
+        q = TextIndex([item.question]) if item.question and self.use_question else None
         parts = [item.answer[s:e] for s, e in split_sentences(item.answer)] or [item.answer]
         if self.reduce == "all":
             parts = [item.answer]
         shares = []
         for p in parts:
-            bad, total = _unsupported(p, ctx, q, self.number_weight)
+            bad, total = _unsupported(p, ctx, q, self.number_weight, self.ngram)
             shares.append(bad / total if total else 0.0)
         score = float(max(shares))
         support = []
@@ -122,6 +148,9 @@ class SentenceSupportDetector(Detector):
         spans = split_sentences(item.answer) or [(0, len(item.answer))]
         if not ctx_sents:
             return DetectorOutput(name=self.name, score=1.0)
+        spans = [sp for sp in spans if has_content(item.answer[sp[0]:sp[1]])]
+        if not spans:  # nothing asserted (e.g. a bare "yes")
+            return DetectorOutput(name=self.name, score=0.0, details={"no_content": True})
         texts = [item.answer[s:e] for s, e in spans]
         sims = cosine_matrix(
             item.encoder.encode(texts),
@@ -163,3 +192,21 @@ class WorstSentenceLexicalDetector(LexicalSupportDetector):
 
     def __init__(self, number_weight: float = 3.0) -> None:
         super().__init__(number_weight=number_weight, reduce="worst_sentence")
+
+
+class ContextLexicalDetector(LexicalSupportDetector):
+    """:class:`LexicalSupportDetector` with the context as the only evidence (question ignored)."""
+
+    name = "lexical_ctx"
+
+    def __init__(self, number_weight: float = 3.0) -> None:
+        super().__init__(number_weight=number_weight, use_question=False)
+
+
+class BigramSupportDetector(LexicalSupportDetector):
+    """Share of the answer's consecutive content-word pairs absent from context and question."""
+
+    name = "lexical_bigram"
+
+    def __init__(self, number_weight: float = 3.0) -> None:
+        super().__init__(number_weight=number_weight, ngram=2)

@@ -16,6 +16,7 @@ labelled with the relation's cluster id. Two graphs then share WL subtree patter
 when subject cluster, relation cluster and object cluster agree.
 
 Score: ``1 - similarity`` (similarity in ``[0, 1]``; 1 for isomorphic labelled graphs).
+An answer whose nodes assert nothing (a bare "yes") scores 0: there is nothing to compare.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from guardrail.align import DISTANCE_THRESHOLD, cluster_labels, select_relations
+from guardrail.detectors._lexical import has_content
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.encoder import TextEncoder, cosine_matrix
 from guardrail.errors import DetectorError
@@ -177,6 +179,10 @@ class WLKernelDetector(Detector):
         claim, ctx = item.claim_graph, item.context_graph
         if claim.is_empty or ctx.is_empty:
             return DetectorOutput(name=self.name, score=1.0, details={"similarity": 0.0})
+        if not any(has_content(n.text) for n in claim.nodes):  # e.g. a bare "yes"
+            support = tuple(NodeSupport(node_id=n.id, support=1.0) for n in claim.nodes)
+            return DetectorOutput(name=self.name, score=0.0, node_support=support,
+                                  details={"similarity": 1.0, "no_content": True})
         selected = select_relations(claim, ctx, item.encoder)
         clusters = _cluster(claim, selected, item.encoder, self.distance_threshold)
         sim = wl_similarity(claim, selected, clusters, self.iterations)

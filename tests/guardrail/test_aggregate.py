@@ -57,3 +57,40 @@ def test_calibrate_rejects_bad_input():
         calibrate([{"a": 0.1}], [0, 1], GuardConfig(detectors=["a"]))
     with pytest.raises(InvalidInputError):
         calibrate([{"a": 0.1}] * 5, [0] * 5, GuardConfig(detectors=["a"]))
+
+
+def test_macro_threshold_does_not_sacrifice_a_group():
+    from guardrail.aggregate import macro_threshold
+
+    # group a separates at 0.5, group b (scores shifted down) at 0.2
+    scores = [0.1, 0.2, 0.6, 0.7] + [0.0, 0.05, 0.3, 0.35]
+    labels = [0, 0, 1, 1] * 2
+    groups = ["a"] * 4 + ["b"] * 4
+    t = macro_threshold(scores, labels, groups)
+    assert 0.05 < t <= 0.3  # both groups at least 0.75 balanced accuracy
+    assert macro_threshold(scores, labels, groups, targets={"a": 0.0, "b": 0.0}) == t
+    with pytest.raises(InvalidInputError):
+        macro_threshold(scores, labels, groups, reduce="median")
+
+
+def test_calibrate_with_groups_weights_each_group_equally():
+    rng = np.random.default_rng(1)
+    rows, labels, groups = [], [], []
+    for g, shift, n in (("big", 0.0, 400), ("small", 0.3, 40)):
+        for _ in range(n):
+            y = int(rng.integers(0, 2))
+            rows.append({"s": float(np.clip(0.3 * y + shift + 0.1 * rng.random(), 0, 1))})
+            labels.append(y)
+            groups.append(g)
+    from sklearn.metrics import balanced_accuracy_score
+
+    def worst_group(cfg):
+        pred = np.array([aggregate(r, cfg) >= cfg.threshold for r in rows])
+        g, y = np.array(groups), np.array(labels)
+        return min(balanced_accuracy_score(y[g == k], pred[g == k]) for k in ("big", "small"))
+
+    grouped = calibrate(rows, labels, GuardConfig(detectors=["s"]), groups=groups)
+    pooled = calibrate(rows, labels, GuardConfig(detectors=["s"]))
+    assert worst_group(grouped) > worst_group(pooled)
+    with pytest.raises(InvalidInputError):
+        calibrate(rows, labels, GuardConfig(detectors=["s"]), groups=groups[:-1])

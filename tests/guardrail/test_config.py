@@ -5,7 +5,7 @@ import json
 import pytest
 
 from guardrail.config import (
-    LONG_FORM_MIN_WORDS,
+    LONG_FORM_MIN_CONTEXT_WORDS,
     GuardConfig,
     load_config,
     save_config,
@@ -49,10 +49,13 @@ def test_shipped_configs_load_and_are_calibrated():
         assert load_config(name) == cfg
 
 
-def test_select_config_by_answer_length():
+def test_select_config_reads_question_and_context_only():
     cfgs = {"short": GuardConfig(name="short"), "long": GuardConfig(name="long")}
-    assert select_config("Delhi", cfgs).name == "short"
-    assert select_config(" ".join(["word"] * LONG_FORM_MIN_WORDS), cfgs).name == "long"
+    n = LONG_FORM_MIN_CONTEXT_WORDS
+    assert select_config(cfgs, question=None, context_words=n).name == "long"
+    assert select_config(cfgs, question="  ", context_words=n).name == "long"
+    assert select_config(cfgs, question=None, context_words=n - 1).name == "short"
+    assert select_config(cfgs, question="Who?", context_words=10 * n).name == "short"
 
 
 def test_config_is_frozen():

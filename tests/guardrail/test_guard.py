@@ -32,7 +32,16 @@ def test_supported_answer_passes_and_contradicted_one_is_flagged(guard: Guard) -
         assert node.span is not None and BAD[node.span.start : node.span.end] == node.text
         assert 0.0 <= node.support < 1.0 and node.reason
     assert bad.explanation.summary
-    assert set(bad.detector_scores) == set(guard.config_for(BAD).detectors)
+    assert set(bad.detector_scores) == set(guard.config_for(CONTEXT, "Who founded Apple?").detectors)
+
+
+def test_two_answers_to_one_input_share_a_config(guard: Guard) -> None:
+    long_ctx = [" ".join(CONTEXT) * 8]
+    short_sum = "Apple was founded in 1976."
+    long_sum = short_sum + " " + " ".join(["It makes phones and computers in many countries."] * 6)
+    a, b = guard.check(short_sum, long_ctx), guard.check(long_sum, long_ctx)
+    assert a.config == b.config == "long"
+    assert guard.check(short_sum, long_ctx, "When?").config == "short"
 
 
 def test_result_is_immutable_and_round_trips_json(guard: Guard) -> None:

@@ -92,7 +92,8 @@ class _RunBook:
         self._states: dict[UUID, _RunState] = {}
         self._lock = threading.Lock()
 
-    def _start(self, run_id: UUID, parent_run_id: UUID | None, inputs: Any = None, chain: bool = False) -> None:
+    def _start(self, run_id: UUID, parent_run_id: UUID | None, inputs: Any = None,
+               chain: bool = False) -> None:
         with self._lock:
             root = self._root.get(parent_run_id, run_id) if parent_run_id is not None else run_id
             self._root[run_id] = root

@@ -52,7 +52,8 @@ class GuardOutputParser(BaseOutputParser[str]):
     The result is not part of the output (a string): it is sent as the custom callback
     event ``"kg_guardrail_result"`` (data: ``result.to_dict(compact=True)``), which a
     handler receives in ``on_custom_event`` (e.g. a
-    :class:`~guardrail_langchain.GuardCallbackHandler`, by root run). Streaming buffers the chunks and checks once at the end.
+    :class:`~guardrail_langchain.GuardCallbackHandler`, by root run).
+    Streaming buffers the chunks and checks once at the end.
     When the retrieval happens inside the chain, prefer
     :class:`~guardrail_langchain.GuardRunnable`, which reads the context from the chain.
 

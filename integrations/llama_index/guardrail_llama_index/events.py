@@ -152,7 +152,7 @@ class GuardEventHandler(BaseEventHandler):
     _lock: threading.RLock = PrivateAttr(default_factory=threading.RLock)
 
     def __init__(self, guard: Any = None, **data: Any) -> None:
-        super().__init__(guard=guard, **data)
+        super().__init__(guard=guard, **data)  # type: ignore[call-arg]
 
     @classmethod
     def class_name(cls) -> str:
@@ -163,7 +163,7 @@ class GuardEventHandler(BaseEventHandler):
     def register(self, dispatcher: Any = None) -> "GuardEventHandler":
         """Add this handler and its span tracker to ``dispatcher`` (default: the root one)."""
         d = dispatcher or get_dispatcher()
-        if self not in d.event_handlers:
+        if not any(h is self for h in d.event_handlers):  # identity: pydantic == compares fields
             d.add_event_handler(self)
         self._attach_tracker(d)
         return self

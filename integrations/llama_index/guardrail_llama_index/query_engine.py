@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncGenerator, Generator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from llama_index.core.async_utils import asyncio_run
 from llama_index.core.base.base_query_engine import BaseQueryEngine
@@ -148,8 +148,8 @@ class GuardedQueryEngine(BaseQueryEngine):
         response = self._engine.query(query_bundle)
         answer = _answer_text(response)
         contexts = contexts_from_nodes(response.source_nodes, self._context_mode)
-        outcome = enforce(
-            self._guard, self._policy, answer, contexts, query_bundle.query_str,
+        outcome = enforce(  # the core types contexts as Sequence[str]; triples are accepted too
+            self._guard, self._policy, answer, cast(Sequence[str], contexts), query_bundle.query_str,
             reprompt=self._sync_reprompt(), refiner=self._refiner, refusal=self._refusal,
         )
         return _rebuild(response, outcome)
@@ -159,7 +159,7 @@ class GuardedQueryEngine(BaseQueryEngine):
         answer = await _aanswer_text(response)
         contexts = contexts_from_nodes(response.source_nodes, self._context_mode)
         outcome = await aenforce(
-            self._guard, self._policy, answer, contexts, query_bundle.query_str,
+            self._guard, self._policy, answer, cast(Sequence[str], contexts), query_bundle.query_str,
             reprompt=self._async_reprompt(), refiner=self._refiner, refusal=self._refusal,
         )
         return _rebuild(response, outcome)
@@ -170,7 +170,7 @@ class GuardedQueryEngine(BaseQueryEngine):
     def _async_reprompt(self) -> Any:
         return make_areprompt(self._reprompt_llm) if self._policy.kind is Policy.REFINE else None
 
-    def check_contexts(self, source_nodes: Sequence[Any]) -> GuardContexts:
+    def contexts_for(self, source_nodes: Sequence[Any]) -> GuardContexts:
         """The contexts this engine would give the guard for ``source_nodes``."""
         return contexts_from_nodes(source_nodes, self._context_mode)
 

@@ -29,7 +29,8 @@ def _import_adapter() -> Any:
     mod = importlib.import_module("guardrail_langchain")
     if getattr(mod, "__file__", None) is None:
         sys.path.insert(0, str(_PKG_DIR))
-        for name in [n for n in sys.modules if n == "guardrail_langchain" or n.startswith("guardrail_langchain.")]:
+        stale = [n for n in sys.modules if n.split(".")[0] == "guardrail_langchain"]
+        for name in stale:
             del sys.modules[name]
         mod = importlib.import_module("guardrail_langchain")
     return mod

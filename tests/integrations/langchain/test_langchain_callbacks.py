@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from typing import Any
-
 import pytest
 
 if not Path("/work/shared/data/halueval/qa_dev.jsonl").exists():

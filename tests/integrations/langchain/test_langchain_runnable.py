@@ -1,8 +1,8 @@
 """GuardRunnable on a real LCEL RAG chain: policies, refinement, async, streaming, events.
 
 The chat model is ``GenericFakeChatModel``, a scripted stand-in for a remote LLM: it
-plays back HaluEval's hallucinated answer and then a corrected answer built from the
-record's knowledge, so the guard sees realistic text without any network access.
+plays back HaluEval's hallucinated answer and then the record's right answer, so the
+guard sees realistic text without any network access.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from guardrail.logsink import read_log
 from guardrail.policy import DEFAULT_REFUSAL
 from guardrail_langchain import GUARD_EVENT, GuardRunnable
 
-# Record 18 (Dua Lipa's album): the context says 2017; HaluEval's hallucination says 2018.
+# Record 18 (Dua Lipa's album): the context says 2017; HaluEval's hallucination says 2018
+# ("The album was released in 2018."); the correction replayed is the right answer.
 REC = 18
-CORRECTED = "The album was released in 2017."
+CORRECTED = "2017"  # HaluEval's right answer for record 18
 UNUSED = "this scripted answer must never be requested"
 
 

@@ -26,7 +26,7 @@ from guardrail.policy import DEFAULT_REFUSAL
 from guardrail_langchain import GUARD_EVENT, GuardOutputParser, GuardRunnable, MiniLMEmbeddings, guard_chain
 
 REC = 18
-CORRECTED = "The album was released in 2017."
+CORRECTED = "2017"  # HaluEval's right answer for record 18
 
 
 def scripted(*answers: str) -> GenericFakeChatModel:

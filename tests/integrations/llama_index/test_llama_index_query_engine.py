@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from llama_index.core.base.response.schema import AsyncStreamingResponse, Response, StreamingResponse
 
+from llama_index.core import Settings
+
 from guardrail import Guard, GuardResult
 from guardrail.errors import ConfigError, HallucinationError
 from guardrail.logsink import read_log
@@ -117,10 +119,11 @@ def test_refine_obeys_cap_with_always_hallucinating_llm(vector_index, make_llm, 
     assert response.response == REFUSAL and response.metadata["guard_action"] == "refused"
 
 
-def test_refine_without_llm_is_a_config_error(guard):
+def test_refine_without_llm_is_a_config_error(guard, monkeypatch):
     class NoLLMEngine:
         callback_manager = None
 
+    monkeypatch.setattr(Settings, "_llm", None)  # no engine LLM, no explicit Settings.llm
     with pytest.raises(ConfigError, match="llm="):
         GuardedQueryEngine(NoLLMEngine(), guard, policy="refine")  # type: ignore[arg-type]
 

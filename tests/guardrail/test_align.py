@@ -1,0 +1,96 @@
+"""Relation selection and label clustering (KEA Explain)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "detectors"))
+from _fakes import FakeEncoder, apple_claim, apple_context, node  # noqa: E402
+
+from guardrail.align import cluster_labels, nearest_nodes, select_relations  # noqa: E402
+from guardrail.types import KnowledgeGraph, Triple  # noqa: E402
+
+
+def test_selects_most_similar_context_triple():
+    ctx = apple_context()
+    claim = apple_claim("1976")
+    claim = claim.model_copy(update={"nodes": claim.nodes[:2], "triples": claim.triples[:1]})
+    enc = FakeEncoder()
+    sel = select_relations(claim, ctx, enc)
+    assert [t.relation for t in sel.triples] == ["be founded in"]
+    assert {n.label for n in sel.nodes} == {"apple", "1976"}
+    assert sel.texts == ctx.texts
+
+
+def test_loose_claim_nodes_select_their_nearest_context_node():
+    claim = apple_claim("1976")
+    claim = claim.model_copy(update={"triples": claim.triples[:1]})  # "Steve Jobs" is loose
+    sel = select_relations(claim, apple_context(), FakeEncoder())
+    assert {n.label for n in sel.nodes} == {"apple", "1976", "steve jobs"}
+
+
+def test_selection_dedupes_and_keeps_context_objects():
+    ctx = apple_context()
+    sel = select_relations(apple_claim("1976"), ctx, FakeEncoder())
+    assert len(sel.triples) == len({t.text for t in sel.triples})
+    assert all(n in ctx.nodes for n in sel.nodes)
+
+
+def test_claim_without_triples_selects_nearest_nodes():
+    claim = KnowledgeGraph(nodes=(node("-1:0", "Steve Jobs", "PERSON"),), texts=("Steve Jobs",))
+    sel = select_relations(claim, apple_context(), FakeEncoder())
+    assert sel.triples == ()
+    assert [n.label for n in sel.nodes] == ["steve jobs"]
+
+
+def test_context_without_triples_selects_nodes():
+    ctx = KnowledgeGraph(nodes=apple_context().nodes, texts=apple_context().texts)
+    sel = select_relations(apple_claim("1976"), ctx, FakeEncoder())
+    assert sel.triples == ()
+    assert {n.label for n in sel.nodes} == {"apple", "1976", "steve jobs"}
+
+
+def test_empty_sides_give_empty_graph():
+    assert select_relations(KnowledgeGraph(), apple_context(), FakeEncoder()).is_empty
+    assert select_relations(apple_claim("1976"), KnowledgeGraph(), FakeEncoder()).is_empty
+
+
+def test_long_context_is_shortlisted():
+    a = node("0:0", "Apple", "ORG", 0, 0)
+    many = tuple(node(f"0:{i + 10}", f"thing {i}", "NOUN", 0, i + 10) for i in range(100))
+    triples = tuple(Triple(subject=a, relation="own", object=m) for m in many)
+    ctx = KnowledgeGraph(nodes=(a, *many), triples=triples, texts=("x",))
+    enc = FakeEncoder()
+    sel = select_relations(apple_claim("1976"), ctx, enc, max_candidates=8)
+    assert 1 <= len(sel.triples) <= 2
+
+
+def test_cluster_labels_edge_cases():
+    enc = FakeEncoder(groups=[("film", "movie")])
+    assert cluster_labels([], enc) == {}
+    assert cluster_labels(["x", "x"], enc) == {"x": 0}
+    out = cluster_labels(["film", "movie", "apple", "film"], enc)
+    assert out["film"] == out["movie"] != out["apple"]
+    assert sorted(set(out.values())) == [0, 1]
+    with pytest.raises(ValueError):
+        cluster_labels(["a", "b"], enc, distance_threshold=-1)
+
+
+def test_nearest_nodes():
+    ctx = apple_context()
+    idx, sims = nearest_nodes([node("-1:0", "Apple", "ORG")], ctx.nodes, FakeEncoder())
+    assert idx == [0] and sims[0] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        nearest_nodes(ctx.nodes, [], FakeEncoder())
+
+
+@pytest.mark.slow
+def test_real_minilm_merges_synonyms_at_kea_threshold():
+    from guardrail.encoder import shared_encoder
+
+    out = cluster_labels(["film", "movie", "Paris", "banana"], shared_encoder(), 0.35)
+    assert out["film"] == out["movie"]
+    assert len({out["film"], out["Paris"], out["banana"]}) == 3
