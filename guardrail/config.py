@@ -55,6 +55,12 @@ class GuardConfig(BaseModel):
         Decision threshold in ``[0, 1]``: ``score >= threshold`` flags the answer.
     node_threshold : float
         Answer nodes whose combined support is below this (in ``[0, 1]``) are flagged.
+    veto : dict of str to float
+        Detector name -> score in ``[0, 1]`` at or above which the answer is flagged
+        whatever the aggregate says (its score is raised to the threshold). Veto
+        detectors run even when not in ``detectors`` and are not part of the fit. The
+        shipped configs veto on ``entity`` at 0.3: an answer with about one in three
+        of its named entities and numbers absent from the context is flagged.
     max_context_chars : int
         Longer contexts (all passages together) make the guard abstain (default 250,000,
         about 40k words: parsing costs about 10 ms per 100 words on 2 CPU cores).
@@ -72,6 +78,7 @@ class GuardConfig(BaseModel):
     bias: float = 0.0
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     node_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    veto: dict[str, float] = Field(default_factory=dict)
     max_context_chars: int = Field(default=250_000, ge=1)
     max_answer_chars: int = Field(default=100_000, ge=1)
 
@@ -82,6 +89,9 @@ class GuardConfig(BaseModel):
         for k, w in self.weights.items():
             if not math.isfinite(w):
                 raise ValueError(f"weight for {k!r} is not finite: {w!r}")
+        for k, v in self.veto.items():
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"veto threshold for {k!r} must be in [0, 1], got {v!r}")
         if not math.isfinite(self.bias):
             raise ValueError(f"bias is not finite: {self.bias!r}")
         return self

@@ -8,6 +8,7 @@ scores -> flag answer nodes below the node threshold -> explain -> log.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import threading
@@ -150,9 +151,8 @@ class Guard:
             return self._custom_detectors
         with self._lock:
             if config.name not in self._detectors:
-                self._detectors[config.name] = build_detectors(
-                    list(config.detectors), dict(config.detector_params)
-                )
+                names = list(config.detectors) + [v for v in config.veto if v not in config.detectors]
+                self._detectors[config.name] = build_detectors(names, dict(config.detector_params))
             return self._detectors[config.name]
 
     def warm_up(self) -> "Guard":
@@ -242,32 +242,37 @@ class Guard:
             return self._finish(_abstain(base, "nothing extracted from the answer", timings, t_all), v.contexts, log)
         if ctx_graph.is_empty:
             return self._finish(_abstain(base, "nothing extracted from the context", timings, t_all), v.contexts, log)
-        needs_q = any(d.needs_question_graph for d in self.detectors_for(cfg))
-        qgraph = None
-        if v.question and needs_q:
-            t0 = time.perf_counter()
-            qgraph = self.extractor.extract(v.question, source=-2)
-            timings["extract_question"] = _ms(t0)
-        item = AlignmentInput(v.answer, v.contexts, v.question, claim, ctx_graph, self.encoder, qgraph)
+        item = AlignmentInput(v.answer, v.contexts, v.question, claim, ctx_graph, self.encoder)
         return self._finish(self._judge(item, cfg, base, timings, t_all), v.contexts, log)
 
     def _judge(
         self, item: AlignmentInput, cfg: GuardConfig, base: dict[str, Any],
         timings: dict[str, float], t_all: float,
     ) -> GuardResult:
+        detectors = self.detectors_for(cfg)
+        if item.question and any(d.needs_question_graph for d in detectors):
+            t0 = time.perf_counter()
+            qgraph = self.extractor.extract(item.question, source=-2)
+            timings["extract_question"] = _ms(t0)
+            item = dataclasses.replace(item, question_graph=qgraph)
         outputs = []
-        for det in self.detectors_for(cfg):
+        for det in detectors:
             t0 = time.perf_counter()
             outputs.append(det.detect(item))
             timings[f"detect:{det.name}"] = _ms(t0)
         scores = {o.name: o.score for o in outputs}
         score = aggregate(scores, cfg)
+        if any(scores.get(name, 0.0) >= limit for name, limit in cfg.veto.items()):
+            score = max(score, cfg.threshold)  # a veto flags the answer whatever the aggregate
         passed = score < cfg.threshold
         flagged = () if passed else _flag_nodes(item.claim_graph, combine_node_support(outputs, cfg), cfg)
         t0 = time.perf_counter()
         from guardrail.align import select_relations
 
-        selected = select_relations(item.claim_graph, item.context_graph, item.encoder)
+        # relation selection (KEA Explain) only matters for an answer that is flagged;
+        # a passing answer carries the full context graph instead (no encoder call)
+        selected = item.context_graph if passed else select_relations(
+            item.claim_graph, item.context_graph, item.encoder)
         explanation, flagged = self.explainer.explain(item, outputs, flagged)
         timings["explain"] = _ms(t0)
         return GuardResult(

@@ -45,12 +45,18 @@ _ELEMENTS = ("subject", "relation", "object")
 def _element_sims(
     claim: Sequence[Triple], context: Sequence[Triple], encoder: TextEncoder
 ) -> np.ndarray:
-    """Similarity of each element, shape ``(3, len(claim), len(context))``."""
+    """Similarity of each element, shape ``(3, len(claim), len(context))``.
+
+    All element labels of both sides go to the encoder in one batch.
+    """
+    getters = (lambda t: t.subject.label, lambda t: t.relation, lambda t: t.object.label)
+    sides = [([get(t) for t in claim], [get(t) for t in context]) for get in getters]
+    uniq = list(dict.fromkeys(x for a, b in sides for x in a + b))
+    index = {x: i for i, x in enumerate(uniq)}
+    emb = encoder.encode(uniq)
     out = np.zeros((3, len(claim), len(context)))
-    for k, get in enumerate((lambda t: t.subject.label, lambda t: t.relation, lambda t: t.object.label)):
-        a = [get(t) for t in claim]
-        b = [get(t) for t in context]
-        sims = cosine_matrix(encoder.encode(a), encoder.encode(b))
+    for k, (a, b) in enumerate(sides):
+        sims = cosine_matrix(emb[[index[x] for x in a]], emb[[index[y] for y in b]])
         same = np.array([[x == y for y in b] for x in a], dtype=bool).reshape(len(a), len(b))
         out[k] = np.where(same, 1.0, sims)
         if k != 1:  # nodes whose numbers differ are never similar
@@ -58,6 +64,33 @@ def _element_sims(
             clash = np.array([[bool(x and y and x != y) for y in nb] for x in na], dtype=bool)
             out[k] = np.where(clash.reshape(len(a), len(b)), np.minimum(out[k], 0.0), out[k])
     return out
+
+
+#: At most this many context triples are embedded per explanation (the ones sharing
+#: most words with the claim triples); keeps long contexts fast.
+MAX_CANDIDATES = 24
+
+
+def _words(t: Triple) -> set[str]:
+    return {w for x in (t.subject.label, t.relation, t.object.label) for w in x.split()}
+
+
+def _candidates(claim: Sequence[Triple], context: Sequence[Triple]) -> list[Triple]:
+    """Context triples sharing a word with some claim triple, most shared first.
+
+    Two of three elements must be similar for a contradiction, so a context triple that
+    shares no word with any claim triple rarely forms one; dropping those before
+    embedding keeps the explanation's cost flat in the context length.
+    """
+    cw = [_words(t) for t in claim]
+    scored = []
+    for j, t in enumerate(context):
+        w = _words(t)
+        overlap = max(len(w & c) for c in cw)
+        if overlap:
+            scored.append((-overlap, j))
+    scored.sort()
+    return [context[j] for _, j in scored[:MAX_CANDIDATES]]
 
 
 def find_contradictions(
@@ -84,6 +117,9 @@ def find_contradictions(
         similar), in claim order; empty when either side has no triple.
     """
     if not claim or not context:
+        return []
+    context = _candidates(claim, context)
+    if not context:
         return []
     sims = _element_sims(claim, context, encoder)
     ok = sims >= similarity

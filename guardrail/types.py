@@ -366,7 +366,9 @@ class GuardResult(BaseModel):
     detector_scores : dict of str to float
         Each detector's hallucination score in ``[0, 1]``.
     claim_graph, context_graph : KnowledgeGraph
-        The answer's graph and the selected (relation-selected) context graph.
+        The answer's graph and the context graph: relation-selected (KEA Explain: each
+        claim triple's most similar context triple) for a flagged answer, the full
+        merged context graph for a passing one.
     flagged_nodes : tuple of FlaggedNode
         Unsupported answer nodes, in answer order.
     explanation : Explanation

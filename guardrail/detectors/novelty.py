@@ -34,11 +34,19 @@ from guardrail.types import DetectorOutput, NodeSupport
 __all__ = ["NoveltyDetector", "tokens", "ngrams"]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*")
+#: Articles and possessive determiners: they vary freely between a paraphrase and its
+#: source ("has its head office" / "has head office") and state no fact, so they are
+#: left out of the n-grams.
+_SKIP = frozenset("the a an its his her their our my your this that these those".split())
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-cased, crudely stemmed word and number tokens of ``text`` (punctuation dropped)."""
-    return [stem(t) if t[0].isalpha() else t.replace(",", "") for t in _TOKEN.findall(text)]
+    """Lower-cased, crudely stemmed word and number tokens of ``text``.
+
+    Punctuation, articles and possessive determiners are dropped.
+    """
+    return [stem(t) if t[0].isalpha() else t.replace(",", "")
+            for t in _TOKEN.findall(text) if t.lower() not in _SKIP]
 
 
 def ngrams(toks: list[str], n: int) -> list[tuple[str, ...]]:

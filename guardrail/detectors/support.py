@@ -152,10 +152,8 @@ class SentenceSupportDetector(Detector):
         if not spans:  # nothing asserted (e.g. a bare "yes")
             return DetectorOutput(name=self.name, score=0.0, details={"no_content": True})
         texts = [item.answer[s:e] for s, e in spans]
-        sims = cosine_matrix(
-            item.encoder.encode(texts),
-            item.encoder.encode([ctx.texts[i][s:e] for i, s, e in ctx_sents]),
-        )
+        emb = item.encoder.encode(texts + [ctx.texts[i][s:e] for i, s, e in ctx_sents])  # one batch
+        sims = cosine_matrix(emb[: len(texts)], emb[len(texts) :])
         best = sims.argmax(axis=1)
         sent_support = soft(sims[np.arange(len(texts)), best], self.low, self.high)
         agg = float(sent_support.min() if self.reduce == "min" else sent_support.mean())

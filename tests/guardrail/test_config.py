@@ -24,7 +24,7 @@ def test_round_trip(tmp_path):
 @pytest.mark.parametrize(
     "data, needle",
     [({"threshold": 1.5}, "threshold"), ({"aggregation": "median"}, "aggregation"), ({"detectors": []}, "detectors"),
-     ({"bogus": 1}, "bogus"), ({"weights": {"a": float("nan")}}, "not finite")],
+     ({"bogus": 1}, "bogus"), ({"weights": {"a": float("nan")}}, "not finite"), ({"veto": {"entity": 1.5}}, "veto")],
 )
 def test_bad_values_raise_config_error_naming_them(data, needle):
     with pytest.raises(ConfigError, match=needle):
@@ -44,8 +44,8 @@ def test_shipped_configs_load_and_are_calibrated():
     cfgs = shipped_configs()
     assert set(cfgs) == {"short", "long"}
     for name, cfg in cfgs.items():
-        assert cfg.name == name
-        assert 0.0 <= cfg.threshold <= 1.0
+        assert cfg.name == name and cfg.aggregation == "logistic" and set(cfg.weights) == set(cfg.detectors)
+        assert 0.0 <= cfg.threshold <= 1.0 and cfg.veto == {"entity": 0.3}
         assert load_config(name) == cfg
 
 

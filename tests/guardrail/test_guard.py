@@ -32,7 +32,8 @@ def test_supported_answer_passes_and_contradicted_one_is_flagged(guard: Guard) -
         assert node.span is not None and BAD[node.span.start : node.span.end] == node.text
         assert 0.0 <= node.support < 1.0 and node.reason
     assert bad.explanation.summary
-    assert set(bad.detector_scores) == set(guard.config_for(CONTEXT, "Who founded Apple?").detectors)
+    cfg = guard.config_for(CONTEXT, "Who founded Apple?")
+    assert set(bad.detector_scores) == set(cfg.detectors) | set(cfg.veto)
 
 
 def test_two_answers_to_one_input_share_a_config(guard: Guard) -> None:
@@ -155,3 +156,10 @@ def test_flagged_and_abstained_answers_are_logged(tmp_path) -> None:
     records = read_log(log)
     assert [(r.id, r.event) for r in records] == [("bad", "flagged"), ("empty", "abstained")]
     assert records[0].answer == BAD and records[0].flagged_nodes
+
+
+def test_wrong_number_in_a_copied_sentence_is_flagged(guard: Guard) -> None:
+    ctx = ["Her self-titled debut studio album was released on 2 June 2017 by Atlantic Records."]
+    bad = guard.check("Her debut album was released in 2018.", ctx, "When was her debut album released?")
+    assert not bad.passed and "2018" in {n.text for n in bad.flagged_nodes}
+    assert bad.detector_scores["entity"] >= guard.config_for(ctx, "When?").veto["entity"]

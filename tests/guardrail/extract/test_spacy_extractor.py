@@ -174,7 +174,9 @@ def test_fallback_tokens_and_empty_graphs(ex: SpacyExtractor) -> None:
     g = ex.extract("Yes.")
     assert [(n.label, n.kind, n.id) for n in g.nodes] == [("yes", "TOKEN", "-1:0")]
     assert g.triples == ()
-    for text in ("!!!", "", "   ", "No, it isn't"):
+    # polar words are kept, so a bare "No" is judged rather than abstained on
+    assert [n.label for n in ex.extract("No, it isn't").nodes] == ["no"]
+    for text in ("!!!", "", "   ", "It is."):
         g = ex.extract(text)
         assert g.is_empty and g.texts == (text,)
 
