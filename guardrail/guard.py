@@ -255,6 +255,9 @@ class Guard:
             qgraph = self.extractor.extract(item.question, source=-2)
             timings["extract_question"] = _ms(t0)
             item = dataclasses.replace(item, question_graph=qgraph)
+        t0 = time.perf_counter()
+        _prefetch_embeddings(item)
+        timings["encode"] = _ms(t0)
         outputs = []
         for det in detectors:
             t0 = time.perf_counter()
@@ -359,6 +362,31 @@ class Guard:
     async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
         """Async :meth:`check_many` (one worker thread for the whole batch)."""
         return await asyncio.to_thread(self.check_many, list(items))
+
+
+#: Context-side strings are prefetched only up to this many; beyond it the detectors'
+#: own shortlists (a few candidates per claim element) embed less than the whole context.
+PREFETCH_CONTEXT_MAX = 64
+
+
+def _graph_strings(g: KnowledgeGraph) -> list[str]:
+    out = [n.label for n in g.nodes]
+    out.extend(t.text for t in g.triples)
+    out.extend(t.relation for t in g.triples)
+    return out
+
+
+def _prefetch_embeddings(item: AlignmentInput) -> None:
+    """Embed the claim graph's labels and triple strings, and those of a small context
+    graph, in one batch (one forward pass instead of one per detector call); the
+    detectors then read them from the encoder's cache. Sentences are left out: batched
+    with short labels they pad every label to sentence length and cost more."""
+    texts = _graph_strings(item.claim_graph)
+    ctx = list(dict.fromkeys(_graph_strings(item.context_graph)))
+    if len(ctx) <= PREFETCH_CONTEXT_MAX:
+        texts.extend(ctx)
+    if texts:
+        item.encoder.encode(list(dict.fromkeys(texts)))
 
 
 def _abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all: float) -> GuardResult:
