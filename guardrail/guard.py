@@ -318,11 +318,23 @@ class Guard:
         -------
         list of GuardResult
             Same order as ``items``.
+
+        Raises
+        ------
+        InvalidInputError
+            An item lacks ``answer`` or has a field of the wrong type (the message names
+            the item's index); raised before any item is judged, so nothing is logged twice
+            when the caller fixes the batch and retries.
         """
         rows = [dict(it) for it in items]
-        for i, r in enumerate(rows):
+        for i, r in enumerate(rows):  # all type errors surface before any item is judged or logged
             if "answer" not in r:
                 raise InvalidInputError(f"item {i} has no 'answer'")
+            texts, _ = split_context_input(r.get("contexts", r.get("context", [])))
+            try:
+                validate_input(r["answer"], texts, r.get("question"))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"item {i}: {exc}") from exc
         self._prefetch([r.get("contexts", r.get("context")) for r in rows])
         out = []
         for r in rows:

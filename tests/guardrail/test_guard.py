@@ -163,3 +163,11 @@ def test_wrong_number_in_a_copied_sentence_is_flagged(guard: Guard) -> None:
     bad = guard.check("Her debut album was released in 2018.", ctx, "When was her debut album released?")
     assert not bad.passed and "2018" in {n.text for n in bad.flagged_nodes}
     assert bad.detector_scores["entity"] >= guard.config_for(ctx, "When?").veto["entity"]
+
+
+def test_check_many_rejects_a_bad_item_before_logging_anything(tmp_path) -> None:
+    log = tmp_path / "f.jsonl"
+    g = Guard(log=log)
+    with pytest.raises(InvalidInputError, match="item 1"):
+        g.check_many([{"answer": BAD, "contexts": CONTEXT}, {"answer": 42, "contexts": CONTEXT}])
+    assert not log.exists() or read_log(log) == []
