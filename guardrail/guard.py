@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from guardrail._steps import abstain, flag_nodes, prefetch_embeddings, with_source
 from guardrail.aggregate import aggregate, combine_node_support
 from guardrail.config import GuardConfig, load_config, select_config, shipped_configs
 from guardrail.contexts import ContextInput, split_context_input
@@ -27,7 +28,7 @@ from guardrail.errors import InvalidInputError, LogSinkError
 from guardrail.explain import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.text import validate_input
-from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph, Node
+from guardrail.types import GuardResult, KnowledgeGraph
 
 __all__ = ["Guard"]
 
@@ -175,7 +176,7 @@ class Guard:
                     self._cache[key] = g
                     if len(self._cache) > self._cache_size:
                         self._cache.popitem(last=False)
-        return g if source == 0 else _with_source(g, source)
+        return g if source == 0 else with_source(g, source)
 
     def context_graph(self, contexts: Sequence[str]) -> KnowledgeGraph:
         """Merged graph of ``contexts`` (passage graphs come from the cache when seen before)."""
@@ -231,7 +232,7 @@ class Guard:
         base = {"answer": v.answer, "id": id, "question": v.question, "config": cfg.name,
                 "threshold": cfg.threshold}
         if v.abstain_reason:
-            return self._finish(_abstain(base, v.abstain_reason, timings, t_all), v.contexts, log)
+            return self._finish(abstain(base, v.abstain_reason, timings, t_all), v.contexts, log)
         t0 = time.perf_counter()
         claim = self.extractor.extract(v.answer, source=-1)
         timings["extract_answer"] = _ms(t0)
@@ -239,9 +240,9 @@ class Guard:
         ctx_graph = given_graph if given_graph is not None else self.context_graph(v.contexts)
         timings["extract_context"] = _ms(t0)
         if claim.is_empty:
-            return self._finish(_abstain(base, "nothing extracted from the answer", timings, t_all), v.contexts, log)
+            return self._finish(abstain(base, "nothing extracted from the answer", timings, t_all), v.contexts, log)
         if ctx_graph.is_empty:
-            return self._finish(_abstain(base, "nothing extracted from the context", timings, t_all), v.contexts, log)
+            return self._finish(abstain(base, "nothing extracted from the context", timings, t_all), v.contexts, log)
         item = AlignmentInput(v.answer, v.contexts, v.question, claim, ctx_graph, self.encoder)
         return self._finish(self._judge(item, cfg, base, timings, t_all), v.contexts, log)
 
@@ -256,7 +257,7 @@ class Guard:
             timings["extract_question"] = _ms(t0)
             item = dataclasses.replace(item, question_graph=qgraph)
         t0 = time.perf_counter()
-        _prefetch_embeddings(item)
+        prefetch_embeddings(item)
         timings["encode"] = _ms(t0)
         outputs = []
         for det in detectors:
@@ -268,7 +269,7 @@ class Guard:
         if any(scores.get(name, 0.0) >= limit for name, limit in cfg.veto.items()):
             score = max(score, cfg.threshold)  # a veto flags the answer whatever the aggregate
         passed = score < cfg.threshold
-        flagged = () if passed else _flag_nodes(item.claim_graph, combine_node_support(outputs, cfg), cfg)
+        flagged = () if passed else flag_nodes(item.claim_graph, combine_node_support(outputs, cfg), cfg)
         t0 = time.perf_counter()
         from guardrail.align import select_relations
 
@@ -374,67 +375,6 @@ class Guard:
     async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
         """Async :meth:`check_many` (one worker thread for the whole batch)."""
         return await asyncio.to_thread(self.check_many, list(items))
-
-
-#: Context-side strings are prefetched only up to this many; beyond it the detectors'
-#: own shortlists (a few candidates per claim element) embed less than the whole context.
-PREFETCH_CONTEXT_MAX = 64
-
-
-def _graph_strings(g: KnowledgeGraph) -> list[str]:
-    out = [n.label for n in g.nodes]
-    out.extend(t.text for t in g.triples)
-    out.extend(t.relation for t in g.triples)
-    return out
-
-
-def _prefetch_embeddings(item: AlignmentInput) -> None:
-    """Embed the claim graph's labels and triple strings, and those of a small context
-    graph, in one batch (one forward pass instead of one per detector call); the
-    detectors then read them from the encoder's cache. Sentences are left out: batched
-    with short labels they pad every label to sentence length and cost more."""
-    texts = _graph_strings(item.claim_graph)
-    ctx = list(dict.fromkeys(_graph_strings(item.context_graph)))
-    if len(ctx) <= PREFETCH_CONTEXT_MAX:
-        texts.extend(ctx)
-    if texts:
-        item.encoder.encode(list(dict.fromkeys(texts)))
-
-
-def _abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all: float) -> GuardResult:
-    return GuardResult(passed=False, score=0.5, abstained=True, abstain_reason=reason,
-                       timings=timings, total_ms=_ms(t_all), **base)
-
-
-def _flag_nodes(claim: KnowledgeGraph, support: Mapping[str, Any], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
-    scored = [(n, support[n.id]) for n in claim.nodes if n.id in support]
-    low = [(n, s) for n, s in scored if s.support < cfg.node_threshold]
-    if not low and scored:  # answer failed but every node clears the bar: flag the weakest
-        low = [min(scored, key=lambda p: p[1].support)]
-    low.sort(key=lambda p: p[0].span.start if p[0].span else 0)
-    return tuple(
-        FlaggedNode(node_id=n.id, text=n.text, span=n.span, support=s.support,
-                    evidence=s.evidence, evidence_span=s.evidence_span)
-        for n, s in low
-    )
-
-
-def _with_source(g: KnowledgeGraph, source: int) -> KnowledgeGraph:
-    """Re-home a passage graph extracted as source 0 to position ``source``."""
-    def node(n: Node) -> Node:
-        span = n.span.model_copy(update={"source": source}) if n.span else None
-        return n.model_copy(update={"id": f"{source}:{n.id.split(':', 1)[-1]}", "span": span})
-
-    nodes = {n.id: node(n) for n in g.nodes}
-    triples = tuple(
-        t.model_copy(update={
-            "subject": nodes.get(t.subject.id, node(t.subject)),
-            "object": nodes.get(t.object.id, node(t.object)),
-            "span": t.span.model_copy(update={"source": source}) if t.span else None,
-        })
-        for t in g.triples
-    )
-    return KnowledgeGraph(nodes=tuple(nodes.values()), triples=triples, texts=g.texts)
 
 
 def _open_sinks(log: Any) -> list[Any]:

@@ -1,0 +1,82 @@
+"""Pipeline steps of :class:`guardrail.Guard` that need no guard state.
+
+Private module: re-homing cached passage graphs, batching embeddings, flagging nodes,
+building abstentions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from guardrail.config import GuardConfig
+from guardrail.detectors import AlignmentInput
+from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph, Node
+
+__all__ = ["PREFETCH_CONTEXT_MAX", "prefetch_embeddings", "abstain", "flag_nodes", "with_source"]
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000.0
+
+
+#: Context-side strings are prefetched only up to this many; beyond it the detectors'
+#: own shortlists (a few candidates per claim element) embed less than the whole context.
+PREFETCH_CONTEXT_MAX = 64
+
+
+def _graph_strings(g: KnowledgeGraph) -> list[str]:
+    out = [n.label for n in g.nodes]
+    out.extend(t.text for t in g.triples)
+    out.extend(t.relation for t in g.triples)
+    return out
+
+
+def prefetch_embeddings(item: AlignmentInput) -> None:
+    """Embed the claim graph's labels and triple strings, and those of a small context
+    graph, in one batch (one forward pass instead of one per detector call); the
+    detectors then read them from the encoder's cache. Sentences are left out: batched
+    with short labels they pad every label to sentence length and cost more."""
+    texts = _graph_strings(item.claim_graph)
+    ctx = list(dict.fromkeys(_graph_strings(item.context_graph)))
+    if len(ctx) <= PREFETCH_CONTEXT_MAX:
+        texts.extend(ctx)
+    if texts:
+        item.encoder.encode(list(dict.fromkeys(texts)))
+
+
+def abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all: float) -> GuardResult:
+    return GuardResult(passed=False, score=0.5, abstained=True, abstain_reason=reason,
+                       timings=timings, total_ms=_ms(t_all), **base)
+
+
+def flag_nodes(claim: KnowledgeGraph, support: Mapping[str, Any], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
+    scored = [(n, support[n.id]) for n in claim.nodes if n.id in support]
+    low = [(n, s) for n, s in scored if s.support < cfg.node_threshold]
+    if not low and scored:  # answer failed but every node clears the bar: flag the weakest
+        low = [min(scored, key=lambda p: p[1].support)]
+    low.sort(key=lambda p: p[0].span.start if p[0].span else 0)
+    return tuple(
+        FlaggedNode(node_id=n.id, text=n.text, span=n.span, support=s.support,
+                    evidence=s.evidence, evidence_span=s.evidence_span)
+        for n, s in low
+    )
+
+
+def with_source(g: KnowledgeGraph, source: int) -> KnowledgeGraph:
+    """Re-home a passage graph extracted as source 0 to position ``source``."""
+    def node(n: Node) -> Node:
+        span = n.span.model_copy(update={"source": source}) if n.span else None
+        return n.model_copy(update={"id": f"{source}:{n.id.split(':', 1)[-1]}", "span": span})
+
+    nodes = {n.id: node(n) for n in g.nodes}
+    triples = tuple(
+        t.model_copy(update={
+            "subject": nodes.get(t.subject.id, node(t.subject)),
+            "object": nodes.get(t.object.id, node(t.object)),
+            "span": t.span.model_copy(update={"source": source}) if t.span else None,
+        })
+        for t in g.triples
+    )
+    return KnowledgeGraph(nodes=tuple(nodes.values()), triples=triples, texts=g.texts)
