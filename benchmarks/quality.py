@@ -147,14 +147,14 @@ def fit_configs(scores: dict[str, Any]) -> dict[str, GuardConfig]:
     """Calibrate ``short`` and ``long`` on the tune rows of their datasets and save them."""
     fitted = {}
     for cfg_name in ("short", "long"):
-        rows = [r for d, c in DATASETS.items() if c == cfg_name for r in scores[d]["tune"]
-                if not r["abstained"]]
+        pairs = [(d, r) for d, c in DATASETS.items() if c == cfg_name for r in scores[d]["tune"]
+                 if not r["abstained"]]
+        rows = [r for _, r in pairs]
         base = gconfig.shipped_configs()[cfg_name].model_copy(update={
             "name": cfg_name, "detectors": CONFIG_DETECTORS[cfg_name],
             "detector_params": {}, "node_threshold": 0.5, "veto": dict(VETO),
         })
-        groups = [d for d, c in DATASETS.items() if c == cfg_name for r in scores[d]["tune"]
-                  if not r["abstained"]]
+        groups = [d for d, _ in pairs]
         per = PER_DATASET_TARGETS[cfg_name]
         cfg = calibrate([r["scores"] for r in rows], [r["label"] for r in rows], base, name=cfg_name,
                         groups=groups if per else None, targets=BARS if per else None)

@@ -173,6 +173,7 @@ class Refiner(BaseRefiner):
     ) -> Generator[_Step, Any, PolicyOutcome]:
         result: GuardResult = first if first is not None else (yield ("check", answer))
         original = answer
+        texts = _texts(contexts)  # what the LLM sees and the log hashes, derived once
         history: list[RefinementRound] = [_round(0, answer, result, "")]
         rounds = [(answer, result)]
         i = 0
@@ -180,12 +181,12 @@ class Refiner(BaseRefiner):
             i += 1
             feedback = build_feedback(result)
             history[-1] = history[-1].model_copy(update={"feedback": feedback})
-            req = RefinementRequest(question, _texts(contexts), answer, result, feedback, i)
+            req = RefinementRequest(question, texts, answer, result, feedback, i)
             answer = yield ("llm", req)
             result = yield ("check", answer)
             history.append(_round(i, answer, result, ""))
             rounds.append((answer, result))
-            self.guard.log_result(result, _texts(contexts), event="refinement_round", round=i)
+            self.guard.log_result(result, texts, event="refinement_round", round=i)
         if result.passed:
             final = result.model_copy(update={"history": tuple(history)})
             action = "refined" if i else "passed"
