@@ -126,3 +126,28 @@ def test_modes():
     assert contexts_from_texts(texts, mode="graph") == [("Paris", "capital of", "France")]
     assert contexts_from_texts(texts, mode="text") == texts
     assert contexts_from_texts(["Berlin is in Germany."], mode="graph") == ["Berlin is in Germany."]
+
+
+def test_property_suffix_parsing_is_linear_on_adversarial_lines():
+    """A node line of repeated ``({`` took 19 s at 256 KB and 75 s at 512 KB (regex backtracking)."""
+    import time
+
+    from guardrail_llama_index.contexts import MAX_TRIPLET_LINE, _strip_props
+
+    big = "a -> b -> " + "({" * (256 * 1024)  # one 512 KB line
+    many = "\n".join(f"a -> b -> c{i} " + "({" * (MAX_TRIPLET_LINE // 2 - 16) + "})" for i in range(32))
+    start = time.perf_counter()
+    assert parse_triplet_text(big) is None  # over the cap: prose, not a triplet
+    assert contexts_from_texts([big]) == [big]
+    assert contexts_from_texts([many], mode="graph") == [("a", "b", f"c{i}") for i in range(32)]
+    assert _strip_props("x " + "({" * (256 * 1024) + "})") == "x"
+    assert time.perf_counter() - start < 5.0
+
+
+def test_property_suffix_semantics_kept():
+    assert parse_triplet_text("Paris ({'a': ({1})}) -> r ({}) -> France  ({'k': 2}) ") == ("Paris", "r", "France")
+    assert parse_triplet_text("f(x) ({ -> r -> o}) ") == ("f(x) ({", "r", "o})")  # no suffix to drop
+    assert parse_triplet_text("a ({}) b -> r -> o") == ("a ({}) b", "r", "o")  # not at the end
+    assert parse_triplet_text("a ({}) ({'k': 1}) -> r -> o") == ("a", "r", "o")  # from the first "({"
+    assert parse_triplet_text("a -> r -> o ({)") == ("a", "r", "o ({)")  # no "})" ending
+    assert parse_triplet_text("a -> r -> ({})") is None
