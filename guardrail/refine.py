@@ -7,7 +7,8 @@ framework-free: it calls a *reprompt* function ``fn(RefinementRequest) -> str``
 model. One generator drives both the sync and the really-async loop.
 
 LLM errors are retried with exponential backoff (tenacity) and then surface as
-:class:`~guardrail.errors.RefinementError`.
+:class:`~guardrail.errors.RefinementError`. The prompts (untrusted text in delimited
+blocks) are built in :mod:`guardrail.prompts`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from guardrail.policy import (
     apply_policy,
     parse_policy,
 )
+from guardrail.prompts import build_feedback, refinement_messages
 from guardrail.types import GuardResult, RefinementRound
 
 __all__ = [
@@ -74,45 +76,6 @@ class RefinementRequest:
 
 Reprompt = Callable[[RefinementRequest], str]
 AsyncReprompt = Callable[[RefinementRequest], Awaitable[str]]
-
-
-def build_feedback(result: GuardResult, *, max_nodes: int = 8) -> str:
-    """The feedback message naming the flagged nodes and the conflicting evidence.
-
-    Returns
-    -------
-    str
-        Several lines, e.g. ``- "1999": the answer says ...; the context says 1976``.
-    """
-    if result.abstained:
-        return f"The answer could not be verified ({result.abstain_reason}). Answer only from the context."
-    lines = ["These parts of your answer are not supported by the context:"]
-    for node in result.flagged_nodes[:max_nodes]:
-        why = node.reason or (
-            f"the context says: {node.evidence}" if node.evidence else "the context does not mention it"
-        )
-        lines.append(f'- "{node.text}": {why}')
-    lines.append("Rewrite the answer using only facts stated in the context; drop what it does not support.")
-    return "\n".join(lines)
-
-
-def refinement_messages(request: RefinementRequest) -> list[tuple[str, str]]:
-    """Chat messages for a re-prompt, as ``(role, content)`` pairs (``system``, ``user``).
-
-    Adapters turn these into their framework's message objects.
-    """
-    context = "\n\n".join(f"[{i + 1}] {c}" for i, c in enumerate(request.contexts))
-    system = (
-        "You answer questions using only the given context. "
-        "Your previous answer contained unsupported claims; correct it."
-    )
-    user = (
-        f"Context:\n{context}\n\n"
-        f"Question: {request.question or '(none given)'}\n\n"
-        f"Your previous answer: {request.answer}\n\n"
-        f"{request.feedback}\n\nCorrected answer:"
-    )
-    return [("system", system), ("user", user)]
 
 
 class BaseRefiner(ABC):

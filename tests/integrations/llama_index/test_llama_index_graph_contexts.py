@@ -92,7 +92,7 @@ def test_refine_reprompt_shows_triples_as_sentences(graph_index, embed_model, ma
     response = GuardedQueryEngine(inner, guard, policy="refine", max_iterations=1).query(QUESTION)
     assert llm.calls(QUESTION) == 2
     assert "The Oberoi Group has head office in Delhi." in llm.prompts[-1]
-    assert "Your previous answer: " + CONTRADICTED in llm.prompts[-1]
+    assert "<previous_answer>\n" + CONTRADICTED + "\n</previous_answer>" in llm.prompts[-1]
     assert [h.round for h in response.metadata["guard_result"].history] == [0, 1]
 
 

@@ -99,7 +99,7 @@ def test_refine_stops_when_none_flagged_and_logs_each_round(
     assert "Mumbai" in result.history[0].flagged and "Mumbai" in result.history[0].feedback
     assert llm.calls(rec["question"]) == 2  # synthesis + one re-prompt, then it stopped
     reprompt = llm.prompts[-1]
-    assert "Your previous answer: " + rec["hallucinated_answer"] in reprompt
+    assert "<previous_answer>\n" + rec["hallucinated_answer"] + "\n</previous_answer>" in reprompt
     assert rec["knowledge"] in reprompt
     entries = read_log(log)
     assert [(e.event, e.round) for e in entries] == [("flagged", None), ("refinement_round", 1)]
