@@ -27,6 +27,7 @@ from guardrail.encoder import TextEncoder, shared_encoder
 from guardrail.errors import InvalidInputError, LogSinkError
 from guardrail.explain import Explainer
 from guardrail.extract.base import Extractor
+from guardrail.log_records import UnloggedRecords
 from guardrail.text import validate_input
 from guardrail.types import GuardResult, KnowledgeGraph
 
@@ -70,6 +71,9 @@ class Guard:
     (False, ['Spain'])
     """
 
+    #: Default bound of :attr:`unlogged` (records kept when no sink accepts them).
+    unlogged_limit: int = 10_000
+
     def __init__(
         self,
         config: GuardConfig | str | Path = "auto",
@@ -102,8 +106,10 @@ class Guard:
         self._cache: OrderedDict[str, KnowledgeGraph] = OrderedDict()
         self._cache_size = context_cache_size
         self._lock = threading.RLock()
-        #: Records that no sink accepted (kept in memory so none is lost).
-        self.unlogged: list[Any] = []
+        #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
+        #: beyond that the oldest is dropped, counted in ``unlogged.dropped`` and logged
+        #: at ERROR (``guard.unlogged = UnloggedRecords(maxlen=n)`` sets another bound).
+        self.unlogged = UnloggedRecords(maxlen=self.unlogged_limit)
 
     # ------------------------------------------------------------------ parts
     @property
@@ -294,18 +300,25 @@ class Guard:
         self, result: GuardResult, contexts: Sequence[str], *, event: str = "flagged",
         round: int | None = None,
     ) -> None:
-        """Write ``result`` to every log sink; a sink failure keeps the record in :attr:`unlogged`."""
+        """Write ``result`` to every log sink; a sink failure keeps the record in :attr:`unlogged`.
+
+        :attr:`unlogged` is bounded: when it is full, its oldest record is dropped,
+        counted in ``unlogged.dropped`` and reported at ERROR level.
+        """
         if not self._sinks:
             return
         from guardrail.logsink import FlaggedRecord
 
         record = FlaggedRecord.from_result(result, contexts, event=event, round=round)
+        failed = False
         for sink in self._sinks:
             try:
                 sink.write(record)
             except LogSinkError as exc:
                 _log.error("flagged-answer log %r failed: %s; record kept in Guard.unlogged", sink, exc)
-                self.unlogged.append(record)
+                failed = True
+        if failed:
+            self.unlogged.keep(record)
 
     def check_many(
         self, items: Iterable[Mapping[str, Any]], *, progress: bool = False

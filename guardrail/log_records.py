@@ -1,18 +1,42 @@
-"""The flagged-answer log record: what a sink writes for one flagged, abstained or
-refined answer (see :mod:`guardrail.logsink` for the sinks)."""
+"""The flagged-answer log record (what a sink writes for one flagged, abstained or
+refined answer), its parsing, and the sink interface with an in-memory sink
+(:mod:`guardrail.logsink` has the file sinks and re-exports everything here)."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import json
+import logging
+import threading
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from types import TracebackType
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from guardrail.errors import LogSinkError
 from guardrail.types import GuardResult, Span
 
-__all__ = ["LoggedNode", "LoggedExplanation", "FlaggedRecord", "context_hash", "Event"]
+__all__ = [
+    "LoggedNode",
+    "LoggedExplanation",
+    "FlaggedRecord",
+    "DamagedRecord",
+    "LogRecords",
+    "LogSink",
+    "MemorySink",
+    "UnloggedRecords",
+    "context_hash",
+    "record_json",
+    "parse_records",
+    "Event",
+]
+
+_log = logging.getLogger("guardrail.logsink")
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 Event = Literal["flagged", "abstained", "refinement_round"]
@@ -29,7 +53,8 @@ def context_hash(contexts: str | Sequence[str]) -> str:
     Lets a log identify the retrieved passages without storing them.
     """
     texts = [contexts] if isinstance(contexts, str) else [str(c) for c in contexts]
-    return hashlib.sha256("\n\n".join(texts).encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate in a passage must not make logging fail
+    return hashlib.sha256("\n\n".join(texts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class LoggedNode(BaseModel):
@@ -155,3 +180,189 @@ class FlaggedRecord(BaseModel):
                                           sentences=result.explanation.sentences),
             config=result.config,
         )
+
+
+def record_json(record: FlaggedRecord) -> str:
+    """``record`` as one line of JSON, even when its strings hold lone surrogates.
+
+    Lone surrogates (``"\\udfff"``), which UTF-8 cannot encode, become U+FFFD; any other
+    record serialises exactly as ``record.model_dump_json()``.
+    """
+    try:
+        return record.model_dump_json()
+    except ValueError:  # PydanticSerializationError: a str that UTF-8 cannot encode
+        text = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+@dataclass(frozen=True)
+class DamagedRecord:
+    """A log line or row that could not be read as a :class:`FlaggedRecord`.
+
+    Parameters
+    ----------
+    where : str
+        ``"path:line"`` for a JSONL log, ``"path#seq"`` for a SQLite one.
+    reason : str
+        Why it was skipped (the first line of the parse error).
+    """
+
+    where: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.reason}"
+
+
+class LogRecords(list[FlaggedRecord]):
+    """The records read from a log, oldest first, plus the entries that were skipped.
+
+    A plain ``list`` of :class:`FlaggedRecord` with one extra attribute, :attr:`damaged`:
+    the :class:`DamagedRecord` s (a partial line left by a full disk, a corrupted
+    row...) that the reader skipped instead of refusing the whole log.
+    """
+
+    def __init__(self, records: Iterable[FlaggedRecord] = (), damaged: Iterable[DamagedRecord] = ()) -> None:
+        super().__init__(records)
+        self.damaged: tuple[DamagedRecord, ...] = tuple(damaged)
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first.get("loc", ()))
+        return f"{loc}: {first['msg']}" if loc else str(first["msg"])
+    return f"{type(exc).__name__}: {exc}"
+
+
+def parse_records(entries: Iterable[tuple[str, str]], strict: bool = False) -> LogRecords:
+    """Parse ``(where, json_text)`` log entries into records.
+
+    Parameters
+    ----------
+    entries : iterable of (str, str)
+        Where each entry comes from (``"path:line"``) and its JSON text.
+    strict : bool
+        Raise on the first damaged entry instead of skipping it.
+
+    Returns
+    -------
+    LogRecords
+        The records; damaged entries are skipped, logged at WARNING and listed in
+        :attr:`LogRecords.damaged`.
+
+    Raises
+    ------
+    LogSinkError
+        ``strict`` and an entry is not a valid :class:`FlaggedRecord`.
+    """
+    records: list[FlaggedRecord] = []
+    damaged: list[DamagedRecord] = []
+    for where, text in entries:
+        try:
+            records.append(FlaggedRecord.model_validate_json(text))
+        except (ValidationError, ValueError, RecursionError) as exc:
+            if strict:
+                raise LogSinkError(f"{where}: malformed log record: {exc}") from exc
+            damaged.append(DamagedRecord(where, f"malformed log record: {_reason(exc)}"))
+    for d in damaged:
+        _log.warning("skipped a damaged log record at %s", d)
+    return LogRecords(records, damaged)
+
+
+class LogSink(ABC):
+    """Where :class:`FlaggedRecord` s go. Subclasses implement :meth:`write`.
+
+    Sinks are context managers (``with open_sink(p) as sink: ...`` closes them).
+    """
+
+    @abstractmethod
+    def write(self, record: FlaggedRecord) -> None:
+        """Persist ``record``.
+
+        Raises
+        ------
+        LogSinkError
+            When the record could not be written (after retries, where the sink retries).
+        """
+
+    def read(self, *, strict: bool = False) -> LogRecords:
+        """Return every record, oldest first.
+
+        Parameters
+        ----------
+        strict : bool
+            Raise on a damaged record instead of skipping it (skipped records are
+            listed in :attr:`LogRecords.damaged` and logged at WARNING).
+
+        Raises
+        ------
+        LogSinkError
+            When the sink cannot be read, or (``strict``) holds a malformed record.
+        """
+        raise LogSinkError(f"{type(self).__name__} cannot be read back")
+
+    def close(self) -> None:
+        """Release files and connections (writing again reopens them)."""
+
+    def __enter__(self) -> "LogSink":
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class MemorySink(LogSink):
+    """Keeps records in a list (:attr:`records`); thread-safe. Useful in tests and notebooks."""
+
+    def __init__(self) -> None:
+        self.records: list[FlaggedRecord] = []
+        self._lock = threading.Lock()
+
+    def write(self, record: FlaggedRecord) -> None:
+        """Append ``record`` to :attr:`records`."""
+        with self._lock:
+            self.records.append(record)
+
+    def read(self, *, strict: bool = False) -> LogRecords:
+        """A copy of :attr:`records`."""
+        with self._lock:
+            return LogRecords(self.records)
+
+
+class UnloggedRecords(deque[FlaggedRecord]):
+    """A bounded buffer of the records no sink accepted (``Guard.unlogged``).
+
+    A :class:`collections.deque` (``maxlen`` = the bound) that counts and reports what
+    it drops: :meth:`keep` appends a record and, when the buffer is full, logs the
+    dropped oldest record at ERROR and adds one to :attr:`dropped`.
+
+    Parameters
+    ----------
+    records : iterable of FlaggedRecord
+        Initial content.
+    maxlen : int or None
+        The bound (``None``: unbounded).
+    """
+
+    def __init__(self, records: Iterable[FlaggedRecord] = (), maxlen: int | None = None) -> None:
+        super().__init__(records, maxlen)
+        #: How many records were dropped because the buffer was full.
+        self.dropped = 0
+        self._lock = threading.Lock()
+
+    def keep(self, record: FlaggedRecord) -> None:
+        """Append ``record``; when full, drop the oldest one and report it at ERROR."""
+        with self._lock:
+            if self.maxlen is not None and len(self) >= self.maxlen:
+                lost = self[0] if self else record
+                self.dropped += 1
+                _log.error(
+                    "Guard.unlogged is full (%d records): dropped an unwritten record (id=%r, "
+                    "event=%s, time=%s); %d record(s) dropped in all",
+                    self.maxlen, lost.id, lost.event, lost.time, self.dropped,
+                )
+            self.append(record)

@@ -2,15 +2,18 @@
 
 Two sinks ship, both safe for many writer threads and processes at once:
 
-* :class:`JsonlSink` appends one JSON line per record with a single ``os.write`` on a
-  file opened with ``O_APPEND``, under an advisory ``fcntl.flock`` lock, so lines from
-  concurrent writers never interleave and none is lost.
+* :class:`JsonlSink` appends one JSON line per record on a file opened with
+  ``O_APPEND``, under an advisory ``fcntl.flock`` lock, so lines from concurrent
+  writers never interleave and none is lost. A failed or short write (disk full) is
+  truncated back, and a partial line left by a crash is closed before the next record,
+  so an acknowledged record is never glued to a damaged one.
 * :class:`SqliteSink` writes to a SQLite database in WAL mode (one connection per
   thread, a busy timeout, and retries with back-off on "database is locked").
 
 A write that still fails raises :class:`~guardrail.errors.LogSinkError`; records are
 never dropped silently (:class:`~guardrail.Guard` keeps such records in
-``Guard.unlogged``).
+``Guard.unlogged``). Readers skip a damaged line or row and report it in
+:attr:`LogRecords.damaged` (``strict=True`` raises instead).
 
 >>> with open_sink("flagged.jsonl") as sink:            # doctest: +SKIP
 ...     sink.write(FlaggedRecord.from_result(result, contexts))
@@ -20,26 +23,37 @@ never dropped silently (:class:`~guardrail.Guard` keeps such records in
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sqlite3
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TypeVar
 
-from pydantic import ValidationError
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 from guardrail.errors import LogSinkError
-from guardrail.log_records import FlaggedRecord, LoggedExplanation, LoggedNode, context_hash
+from guardrail.log_records import (
+    DamagedRecord,
+    FlaggedRecord,
+    LoggedExplanation,
+    LoggedNode,
+    LogRecords,
+    LogSink,
+    MemorySink,
+    context_hash,
+    parse_records,
+    record_json,
+)
 
 __all__ = [
     "LoggedNode",
     "LoggedExplanation",
     "FlaggedRecord",
+    "DamagedRecord",
+    "LogRecords",
     "LogSink",
     "JsonlSink",
     "SqliteSink",
@@ -52,68 +66,38 @@ __all__ = [
 _T = TypeVar("_T")
 
 
-class LogSink(ABC):
-    """Where :class:`FlaggedRecord` s go. Subclasses implement :meth:`write`.
+def _append(fd: int, data: bytes, fsync: bool) -> None:
+    """Append ``data`` (whole lines) to ``fd``, all of it or nothing.
 
-    Sinks are context managers (``with open_sink(p) as sink: ...`` closes them).
+    A file that does not end in a newline (a partial line left by a crash) gets one
+    first, so ``data`` starts on a fresh line. Short writes are continued; when a write
+    fails (disk full), the file is truncated back to its former size.
     """
-
-    @abstractmethod
-    def write(self, record: FlaggedRecord) -> None:
-        """Persist ``record``.
-
-        Raises
-        ------
-        LogSinkError
-            When the record could not be written (after retries, where the sink retries).
-        """
-
-    def read(self) -> list[FlaggedRecord]:
-        """Return every record, oldest first.
-
-        Raises
-        ------
-        LogSinkError
-            When the sink cannot be read or holds a malformed record.
-        """
-        raise LogSinkError(f"{type(self).__name__} cannot be read back")
-
-    def close(self) -> None:
-        """Release files and connections (writing again reopens them)."""
-
-    def __enter__(self) -> "LogSink":
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-def _parse(text: str, where: str) -> FlaggedRecord:
+    size = os.fstat(fd).st_size
+    if size:
+        try:
+            tail = os.pread(fd, 1, size - 1)
+        except OSError:  # opened write-only: cannot look, assume a clean end
+            tail = b"\n"
+        if tail != b"\n":
+            data = b"\n" + data
+    done = 0
     try:
-        return FlaggedRecord.model_validate_json(text)
-    except ValidationError as exc:
-        raise LogSinkError(f"{where}: malformed log record: {exc}") from exc
-
-
-class MemorySink(LogSink):
-    """Keeps records in a list (:attr:`records`); thread-safe. Useful in tests and notebooks."""
-
-    def __init__(self) -> None:
-        self.records: list[FlaggedRecord] = []
-        self._lock = threading.Lock()
-
-    def write(self, record: FlaggedRecord) -> None:
-        """Append ``record`` to :attr:`records`."""
-        with self._lock:
-            self.records.append(record)
-
-    def read(self) -> list[FlaggedRecord]:
-        """A copy of :attr:`records`."""
-        with self._lock:
-            return list(self.records)
+        while done < len(data):
+            n = os.write(fd, data[done:])
+            if n <= 0:
+                raise OSError(errno.ENOSPC, "no bytes written")
+            done += n
+        if fsync:
+            os.fsync(fd)
+    except OSError as exc:
+        if done:
+            try:  # never leave a partial line; if this fails too, the next write starts a fresh line
+                os.ftruncate(fd, size)
+            except OSError:
+                pass
+        raise OSError(exc.errno, f"{exc.strerror or exc} ({done} of {len(data)} bytes written, "
+                                 "truncated back)") from exc
 
 
 class JsonlSink(LogSink):
@@ -142,31 +126,38 @@ class JsonlSink(LogSink):
             self._pid, self._lock, self._fd = os.getpid(), threading.Lock(), None
         if self._fd is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:  # read access lets a write check that the file ends with a whole line
+                self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            except PermissionError:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         return self._fd
 
     def write(self, record: FlaggedRecord) -> None:
-        """Append ``record`` as one line (one ``os.write`` under an exclusive ``flock``)."""
-        data = (record.model_dump_json() + "\n").encode("utf-8")
+        """Append ``record`` as one whole line under an exclusive ``flock``.
+
+        A failed or short write is truncated back before :class:`LogSinkError` is
+        raised, so the file never keeps a partial line of this record.
+        """
+        data = (record_json(record) + "\n").encode("utf-8")
         try:
             with self._lock:
                 fd = self._open()
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 try:
-                    written = os.write(fd, data)
-                    if written != len(data):
-                        raise OSError(f"short write: {written} of {len(data)} bytes")
-                    if self.fsync:
-                        os.fsync(fd)
+                    _append(fd, data, self.fsync)
                 finally:
                     fcntl.flock(fd, fcntl.LOCK_UN)
         except OSError as exc:
             raise LogSinkError(f"cannot append to {str(self.path)!r}: {exc}") from exc
 
-    def read(self) -> list[FlaggedRecord]:
-        """Parse every line (under a shared lock); blank lines are skipped."""
+    def read(self, *, strict: bool = False) -> LogRecords:
+        """Parse every line (under a shared lock); blank lines are skipped.
+
+        A damaged line (partial, not UTF-8, not a record) is skipped and reported in
+        :attr:`LogRecords.damaged` with its line number; ``strict=True`` raises instead.
+        """
         if not self.path.exists():
-            return []
+            return LogRecords()
         try:
             with self.path.open("rb") as fh:
                 fcntl.flock(fh.fileno(), fcntl.LOCK_SH)
@@ -176,8 +167,9 @@ class JsonlSink(LogSink):
                     fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
         except OSError as exc:
             raise LogSinkError(f"cannot read {str(self.path)!r}: {exc}") from exc
-        lines = raw.decode("utf-8", errors="replace").split("\n")
-        return [_parse(line, f"{self.path}:{i}") for i, line in enumerate(lines, 1) if line.strip()]
+        lines = raw.split(b"\n")
+        return parse_records(((f"{self.path}:{i}", line.decode("utf-8", errors="replace"))
+                           for i, line in enumerate(lines, 1) if line.strip()), strict)
 
     def close(self) -> None:
         """Close the file descriptor."""
@@ -269,7 +261,7 @@ class SqliteSink(LogSink):
 
     def write(self, record: FlaggedRecord) -> None:
         """Insert ``record`` (retried with back-off while the database is locked)."""
-        row = (record.time, record.id, record.event, record.score, record.model_dump_json())
+        row = (record.time, record.id, record.event, record.score, record_json(record))
 
         def _insert() -> None:
             self._conn().execute(
@@ -278,15 +270,16 @@ class SqliteSink(LogSink):
 
         self._retry(_insert, "write to")
 
-    def read(self) -> list[FlaggedRecord]:
-        """Every record in insertion order."""
+    def read(self, *, strict: bool = False) -> LogRecords:
+        """Every record in insertion order; a malformed row is skipped and reported
+        (``"path#seq"`` in :attr:`LogRecords.damaged`) unless ``strict``."""
         if not self.path.exists():
-            return []
+            return LogRecords()
         rows = self._retry(
             lambda: self._conn().execute("SELECT seq, record FROM flagged ORDER BY seq").fetchall(),
             "read",
         )
-        return [_parse(text, f"{self.path}#{seq}") for seq, text in rows]
+        return parse_records(((f"{self.path}#{seq}", str(text)) for seq, text in rows), strict)
 
     def close(self) -> None:
         """Close every connection this sink opened in this process."""
@@ -331,17 +324,30 @@ def open_sink(path: str | Path | LogSink, **kwargs: Any) -> LogSink:
     return cls(path, **kwargs)
 
 
-def read_log(path: str | Path) -> list[FlaggedRecord]:
+def read_log(path: str | Path, *, strict: bool = False) -> LogRecords:
     """Read every record of the log at ``path`` (format by suffix, as :func:`open_sink`).
+
+    Parameters
+    ----------
+    path : str or Path
+        The log.
+    strict : bool
+        Raise on a damaged line or row; by default it is skipped, logged at WARNING and
+        listed in the result's :attr:`LogRecords.damaged`.
+
+    Returns
+    -------
+    LogRecords
+        A list of :class:`FlaggedRecord`, oldest first, with ``.damaged``.
 
     Raises
     ------
     LogSinkError
-        The file does not exist or holds a malformed record.
+        The file does not exist or cannot be read, or (``strict``) holds a malformed record.
     ValueError
         Unknown suffix.
     """
     if not Path(path).is_file():
         raise LogSinkError(f"log not found: {str(path)!r}")
     with open_sink(path) as sink:
-        return sink.read()
+        return sink.read(strict=strict)

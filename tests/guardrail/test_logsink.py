@@ -87,13 +87,121 @@ def test_abstract_sink_and_memory_sink():
     assert mem.read() == [rec]
 
 
-def test_jsonl_malformed_line_raises(tmp_path):
+def test_jsonl_malformed_line_is_skipped_and_reported(tmp_path, caplog):
     p = tmp_path / "log.jsonl"
-    JsonlSink(p).write(FlaggedRecord.from_result(make_result(), CONTEXTS))
-    with p.open("a") as fh:
-        fh.write('{"broken": \n')
+    JsonlSink(p).write(FlaggedRecord.from_result(make_result(0), CONTEXTS))
+    with p.open("ab") as fh:
+        fh.write(b'{"broken": \n\xff\xfe not utf-8\n' + b"[" * 100_000 + b"\n")
+    JsonlSink(p).write(FlaggedRecord.from_result(make_result(1), CONTEXTS))
     with pytest.raises(LogSinkError, match=r"log.jsonl:2"):
-        read_log(p)
+        read_log(p, strict=True)
+    records = read_log(p)
+    assert [r.id for r in records] == ["r0", "r1"]
+    assert [d.where.rsplit(":", 1)[1] for d in records.damaged] == ["2", "3", "4"]
+    assert all("malformed log record" in d.reason for d in records.damaged)
+    assert "log.jsonl:2" in caplog.text
+
+
+def _sqlite_with_bad_row(p: Path) -> None:
+    with SqliteSink(p) as sink:
+        sink.write(FlaggedRecord.from_result(make_result(0), CONTEXTS))
+    con = sqlite3.connect(p)
+    con.execute("INSERT INTO flagged(time, id, event, score, record) VALUES ('t', 'x', 'flagged', 0, '{')")
+    con.commit()
+    con.close()
+    with SqliteSink(p) as sink:
+        sink.write(FlaggedRecord.from_result(make_result(1), CONTEXTS))
+
+
+def test_sqlite_malformed_row_is_skipped_and_reported(tmp_path):
+    p = tmp_path / "log.sqlite"
+    _sqlite_with_bad_row(p)
+    records = read_log(p)
+    assert [r.id for r in records] == ["r0", "r1"] and [d.where for d in records.damaged] == [f"{p}#2"]
+    with pytest.raises(LogSinkError, match="#2"):
+        read_log(p, strict=True)
+
+
+_SHORT_WRITE = """
+import os, resource, signal, sys
+from guardrail.logsink import JsonlSink, FlaggedRecord
+from guardrail.errors import LogSinkError
+sys.path.insert(0, {tests!r})
+from test_logsink import make_result, CONTEXTS
+path = {path!r}
+sink = JsonlSink(path)
+sink.write(FlaggedRecord.from_result(make_result(0), CONTEXTS))
+size = os.path.getsize(path)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit: EFBIG instead of a signal
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+resource.setrlimit(resource.RLIMIT_FSIZE, (size + size // 2, hard))  # "disk full" mid-record
+try:
+    sink.write(FlaggedRecord.from_result(make_result(1), CONTEXTS))
+except LogSinkError as exc:
+    print("failed:", exc)
+else:
+    raise SystemExit("the write should have failed")
+print("size after failure:", os.path.getsize(path), "of", size)
+resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+sink.write(FlaggedRecord.from_result(make_result(2), CONTEXTS))
+"""
+
+
+def test_jsonl_short_write_leaves_no_partial_line(tmp_path):
+    """Disk full mid-record (RLIMIT_FSIZE gives a real short write): nothing is glued."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "log.jsonl"
+    code = _SHORT_WRITE.format(tests=str(Path(__file__).parent), path=str(p))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "failed:" in out.stdout
+    before, after = out.stdout.split("size after failure: ")[1].split()[::2]
+    assert before == after  # the partial bytes were truncated back
+    records = read_log(p, strict=True)
+    assert [r.id for r in records] == ["r0", "r2"] and not records.damaged
+    assert p.read_bytes().endswith(b"\n") and p.read_bytes().count(b"\n") == 2
+
+
+def test_jsonl_write_after_partial_line_starts_fresh_line(tmp_path):
+    p = tmp_path / "log.jsonl"
+    sink = JsonlSink(p)
+    sink.write(FlaggedRecord.from_result(make_result(0), CONTEXTS))
+    with p.open("ab") as fh:  # a crash mid-write left half a record, no newline
+        fh.write(FlaggedRecord.from_result(make_result(9), CONTEXTS).model_dump_json()[:40].encode())
+    sink.write(FlaggedRecord.from_result(make_result(1), CONTEXTS))
+    records = read_log(p)
+    assert [r.id for r in records] == ["r0", "r1"]  # r1 was not glued to the partial line
+    assert [d.where for d in records.damaged] == [f"{p}:2"]
+
+
+def test_records_with_lone_surrogates_are_written(tmp_path):
+    result = make_result(0).model_copy(update={"answer": "Paris \udfff is in Spain."})
+    rec = FlaggedRecord.from_result(result, ["bad \ud800 context"])
+    for suffix in (".jsonl", ".sqlite"):
+        with open_sink(tmp_path / f"log{suffix}") as sink:
+            sink.write(rec)
+            assert [r.answer for r in sink.read(strict=True)] == ["Paris \ufffd is in Spain."]
+
+
+def test_guard_unlogged_is_bounded_and_reports_drops(caplog):
+    from guardrail.guard import Guard
+    from guardrail.log_records import UnloggedRecords
+
+    class Broken(LogSink):
+        def write(self, record: FlaggedRecord) -> None:
+            raise LogSinkError("disk full")
+
+    guard = Guard("short", log=[Broken(), Broken()])
+    assert guard.unlogged.maxlen == Guard.unlogged_limit == 10_000
+    guard.unlogged = UnloggedRecords(maxlen=3)
+    for i in range(5):
+        guard.log_result(make_result(i), CONTEXTS)
+    assert [r.id for r in guard.unlogged] == ["r2", "r3", "r4"]  # once each, though two sinks failed
+    assert guard.unlogged.dropped == 2
+    drops = [r for r in caplog.records if r.levelname == "ERROR" and "dropped" in r.getMessage()]
+    assert len(drops) == 2 and "id='r1'" in drops[-1].getMessage() and "2 record(s) dropped" in drops[-1].getMessage()
 
 
 def test_jsonl_write_failure_raises(tmp_path):
