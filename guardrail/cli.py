@@ -11,17 +11,20 @@ Commands::
     kg-guardrail demo [--limit N]
 
 Input lines are ``{"id"?, "question"?, "context": str | [str], "answer", "label"?}``.
-Exit status: 0 on success, 1 when some input lines were malformed (each is reported
-with its line number and kept in the output as ``{"id", "line", "error"}``) or a log
-record could not be written, 2 on a usage error (missing file, bad config).
+Exit status: 0 on success, 1 when some input lines were malformed or could not be
+judged (each is reported with its line number and kept in the output as
+``{"id", "line", "error"}``; see :mod:`guardrail.cli_input`), a log record could not be
+written, or ``log show``/``log stats`` skipped damaged records; 2 on a usage error
+(missing file, bad config). Untrusted strings are printed escaped
+(:func:`guardrail.cli_render.markup`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +32,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from guardrail.cli_input import InputLine, read_items
+from guardrail.cli_render import markup
 from guardrail.errors import GuardrailError, InvalidInputError
 from guardrail.guard import Guard
 from guardrail.logsink import LogSink, open_sink
@@ -44,64 +49,10 @@ app.add_typer(log_app, name="log")
 
 out_console = Console()
 err_console = Console(stderr=True)
+_log = logging.getLogger("guardrail.cli")
 
 #: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
 DEMO_DATA = Path(__file__).resolve().parent.parent / "examples" / "data" / "halueval_sample.jsonl"
-
-
-@dataclass
-class InputLine:
-    """One non-blank line of an input file: a usable item or the reason it is not.
-
-    ``item`` holds ``answer``, ``context``, ``question`` and ``id`` for the guard (None
-    when the line is malformed, see ``error``); ``raw`` is the parsed JSON object.
-    """
-
-    line: int
-    id: str
-    item: dict[str, Any] | None = None
-    label: int | None = None
-    error: str = ""
-    raw: dict[str, Any] = field(default_factory=dict)
-
-
-def _parse_line(lineno: int, text: str) -> InputLine:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return InputLine(lineno, str(lineno), error=f"invalid JSON: {exc.msg}")
-    if not isinstance(obj, dict):
-        return InputLine(lineno, str(lineno), error=f"expected a JSON object, got {type(obj).__name__}")
-    raw_id = obj.get("id")
-    ident = str(lineno) if raw_id is None else str(raw_id)
-    line = InputLine(lineno, ident, raw=obj)
-    context = obj.get("context", obj.get("contexts"))
-    label = obj.get("label")
-    if "answer" not in obj:
-        line.error = "missing 'answer'"
-    elif context is None:
-        line.error = "missing 'context'"
-    elif label is not None and (isinstance(label, bool) or label not in (0, 1)):
-        line.error = f"'label' must be 0, 1 or null, got {label!r}"
-    else:
-        from guardrail.contexts import split_context_input
-        from guardrail.text import validate_input
-
-        try:  # the guard's own type checks, before any model runs
-            validate_input(obj["answer"], split_context_input(context)[0], obj.get("question"))
-        except InvalidInputError as exc:
-            line.error = str(exc)
-    if not line.error:
-        line.item = {"answer": obj["answer"], "context": context,
-                     "question": obj.get("question"), "id": ident}
-        line.label = None if label is None else int(label)
-    return line
-
-
-def read_items(path: Path) -> list[InputLine]:
-    """Parse a JSONL input file; blank lines are skipped, malformed lines kept as errors."""
-    with path.open(encoding="utf-8") as fh:
-        return [_parse_line(i, text) for i, text in enumerate(fh, start=1) if text.strip()]
 
 
 def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
@@ -126,7 +77,7 @@ def _check_batch(guard: Guard, batch: Sequence[InputLine]) -> list[dict[str, Any
     try:
         results = guard.check_many([ln.item for ln in todo if ln.item is not None])
         by_line = {ln.line: r.to_dict(compact=True) for ln, r in zip(todo, results)}
-    except GuardrailError:  # isolate the item that failed
+    except Exception:  # isolate the item that failed (any exception: one line never aborts the run)
         by_line = {}
         for ln in todo:
             assert ln.item is not None
@@ -136,6 +87,9 @@ def _check_batch(guard: Guard, batch: Sequence[InputLine]) -> list[dict[str, Any
                                                id=it["id"]).to_dict(compact=True)
             except GuardrailError as exc:
                 ln.error = f"{type(exc).__name__}: {exc}"
+            except Exception as exc:  # a bug or an unexpected input: record it, judge the rest
+                _log.debug("line %d could not be judged", ln.line, exc_info=True)
+                ln.error = f"internal error ({type(exc).__name__}): {exc}"
     return [by_line[ln.line] if ln.line in by_line else _error_row(ln) for ln in batch]
 
 
@@ -161,7 +115,7 @@ def run_guard(
 def _report_errors(rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Path) -> int:
     bad = [ln for ln, row in rows if "error" in row]
     for ln in bad:
-        err_console.print(f"[red]{source}:{ln.line}[/red]: {ln.error}", highlight=False)
+        err_console.print(f"[red]{markup(source)}:{ln.line}[/red]: {markup(ln.error)}", highlight=False)
     return len(bad)
 
 
@@ -183,7 +137,7 @@ def _guard_or_exit(config: str | None, sink: LogSink | None) -> Guard:
     try:
         return make_guard(config, sink)
     except GuardrailError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
         raise typer.Exit(2) from exc
 
 
@@ -212,7 +166,7 @@ def check(
     try:
         with out.open("w", encoding="utf-8") as fh:
             for ln, row in run_guard(guard, lines, batch_size):
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                fh.write(_json_line(row))
                 rows.append((ln, row))
     finally:
         if sink is not None:
@@ -220,7 +174,8 @@ def check(
     n_bad = _report_errors(rows, input)
     results, labels = _labelled(rows)
     flagged = sum(1 for _, r in rows if "error" not in r and not r["passed"])
-    err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_bad} malformed -> {out}")
+    err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_bad} malformed -> {markup(out)}",
+                      highlight=False)
     if labels:
         m = result_metrics(results, labels)
         out_console.print(metrics_table(m, title=f"{input.name}: {len(labels)} labelled item(s)"))
@@ -230,7 +185,10 @@ def check(
     elif metrics is not None:
         err_console.print("[yellow]no labelled items: --metrics not written[/yellow]")
     if guard.unlogged:
-        err_console.print(f"[red]{len(guard.unlogged)} record(s) could not be written to {log}[/red]")
+        dropped = getattr(guard.unlogged, "dropped", 0)
+        err_console.print(f"[red]{len(guard.unlogged) + dropped} record(s) could not be written to "
+                          f"{markup(log)}[/red]" + (f" ({dropped} of them dropped from memory)" if dropped else ""),
+                          highlight=False)
     if n_bad or guard.unlogged:
         raise typer.Exit(1)
 
@@ -262,7 +220,8 @@ def calibrate(
         new = fit([r["detector_scores"] for r, _ in usable], [y for _, y in usable], base_cfg,
                   name=name or out.stem)
     except InvalidInputError as exc:
-        err_console.print(f"[red]error:[/red] {exc} ({len(usable)} usable labelled item(s))")
+        err_console.print(f"[red]error:[/red] {markup(exc)} ({len(usable)} usable labelled item(s))",
+                          highlight=False)
         raise typer.Exit(2) from exc
     save_config(new, out)
     after = []
@@ -274,19 +233,39 @@ def calibrate(
     out_console.print(compare_table(result_metrics(results, labels), result_metrics(after, labels),
                                     title=f"{len(labels)} labelled item(s), in-sample"))
     err_console.print(f"calibrated on {len(usable)} item(s) ({len(labels) - len(usable)} abstained); "
-                      f"threshold {new.threshold:.3f} -> {out}")
+                      f"threshold {new.threshold:.3f} -> {markup(out)}", highlight=False)
     if n_bad:
         raise typer.Exit(1)
 
 
 def _read_log_or_exit(path: Path) -> list[Any]:
+    """The log's records; damaged lines are reported on stderr (see :func:`_exit_if_damaged`)."""
     from guardrail.logsink import read_log
 
     try:
-        return read_log(path)
+        records = read_log(path)
     except (GuardrailError, ValueError) as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
         raise typer.Exit(2) from exc
+    for d in records.damaged:
+        err_console.print(f"[yellow]skipped[/yellow] {markup(d)}", highlight=False)
+    return records
+
+
+def _exit_if_damaged(records: Any) -> None:
+    if getattr(records, "damaged", ()):
+        err_console.print(f"[yellow]{len(records.damaged)} damaged record(s) skipped[/yellow]")
+        raise typer.Exit(1)
+
+
+def _json_line(row: dict[str, Any]) -> str:
+    """One output line; lone surrogates (not encodable as UTF-8) are written as JSON escapes."""
+    text = json.dumps(row, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(row, ensure_ascii=True)
+    return text + "\n"
 
 
 @log_app.command("show")
@@ -299,6 +278,7 @@ def log_show(
 
     records = _read_log_or_exit(path)
     out_console.print(log_table(records[-limit:] if limit else records))
+    _exit_if_damaged(records)
 
 
 @log_app.command("stats")
@@ -306,7 +286,9 @@ def log_stats(path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite fla
     """Counts by event, the score distribution and the most frequently flagged nodes."""
     from guardrail.cli_render import log_stats as render
 
-    out_console.print(render(_read_log_or_exit(path)))
+    records = _read_log_or_exit(path)
+    out_console.print(render(records))
+    _exit_if_damaged(records)
 
 
 @app.command()
@@ -323,9 +305,9 @@ def convert(
     try:
         n = write(dataset, out, limit=limit, split=split, seed=seed)
     except InvalidInputError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
         raise typer.Exit(2) from exc
-    err_console.print(f"{n} item(s) -> {out}")
+    err_console.print(f"{n} item(s) -> {markup(out)}", highlight=False)
 
 
 def _demo_selection(lines: Sequence[InputLine], limit: int) -> list[InputLine]:
@@ -352,7 +334,7 @@ def demo(
     from guardrail.metrics import result_metrics
 
     if not DEMO_DATA.is_file():
-        err_console.print(f"[red]error:[/red] demo data not found at {DEMO_DATA}")
+        err_console.print(f"[red]error:[/red] demo data not found at {markup(DEMO_DATA)}", highlight=False)
         raise typer.Exit(2)
     lines = _demo_selection(read_items(DEMO_DATA), limit)
     guard = _guard_or_exit(None, None)

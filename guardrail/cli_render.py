@@ -3,16 +3,24 @@
 Everything here works on plain dicts (the compact JSON of a
 :class:`~guardrail.types.GuardResult`, the metrics of :mod:`guardrail.metrics`) and on
 :class:`~guardrail.logsink.FlaggedRecord`, so it renders both fresh results and logs.
+
+Every string that comes from input or a log (ids, answers, node texts, explanations,
+file names) is untrusted: it is rendered as a :class:`~rich.text.Text` (never parsed as
+markup) or escaped with :func:`markup` for markup strings, and :func:`clean` replaces
+terminal control characters in it, so ``[/bold]`` prints as itself, ``[link=...]``
+makes no hidden hyperlink and ``\\x1b[2J`` cannot clear the screen.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from statistics import mean
 from typing import Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -20,6 +28,9 @@ from guardrail.logsink import FlaggedRecord
 
 __all__ = [
     "METRIC_KEYS",
+    "clean",
+    "markup",
+    "cell",
     "metrics_table",
     "compare_table",
     "verdict_text",
@@ -32,6 +43,41 @@ __all__ = [
 #: Metrics shown in tables, in order.
 METRIC_KEYS = ("roc_auc", "balanced_accuracy", "precision", "recall", "f1")
 
+# C0 controls but tab and newline, DEL, C1 controls (CSI \x9b...), bidi and direction
+# overrides, and lone surrogates (which no terminal encoding can write).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def clean(value: object) -> str:
+    r"""``str(value)`` made safe to print on a terminal.
+
+    Control characters (ESC, CSI, BEL, backspace...), bidirectional overrides and lone
+    surrogates each become U+FFFD and a carriage return a space: one character for one,
+    so spans into the text still line up. Tabs and newlines are kept.
+
+    Examples
+    --------
+    >>> clean("a\x1b[2Jb\r") == "a\ufffd[2Jb "
+    True
+    """
+    return _UNSAFE.sub(lambda m: " " if m.group() == "\r" else "\ufffd", str(value))
+
+
+def markup(value: object) -> str:
+    r"""``value`` for a rich markup string: :func:`clean`, then :func:`rich.markup.escape`.
+
+    Examples
+    --------
+    >>> markup("[/bold] id")
+    '\\[/bold] id'
+    """
+    return escape(clean(value))
+
+
+def cell(value: object, style: str = "") -> Text:
+    """``value`` as a :class:`~rich.text.Text` (no markup parsing), :func:`clean` ed."""
+    return Text(clean(value), style=style)
+
 
 def _fmt(value: Any) -> str:
     if value is None:
@@ -43,7 +89,7 @@ def _fmt(value: Any) -> str:
 
 def metrics_table(metrics: Mapping[str, Any], title: str = "Metrics", caption: str | None = None) -> Table:
     """A two-column table of the main metrics plus counts and the threshold."""
-    table = Table(title=title, caption=caption, show_header=True)
+    table = Table(title=cell(title), caption=None if caption is None else cell(caption), show_header=True)
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key in (*METRIC_KEYS, "threshold", "n", "n_positive", "n_abstained"):
@@ -53,7 +99,7 @@ def metrics_table(metrics: Mapping[str, Any], title: str = "Metrics", caption: s
 
 def compare_table(before: Mapping[str, Any], after: Mapping[str, Any], title: str) -> Table:
     """Metrics before and after calibration, side by side."""
-    table = Table(title=title)
+    table = Table(title=cell(title))
     table.add_column("metric")
     table.add_column("before", justify="right")
     table.add_column("after", justify="right")
@@ -83,7 +129,7 @@ def highlighted_answer(answer: str, nodes: Sequence[Mapping[str, Any]], max_char
     max_chars : int
         Longer answers are cut with an ellipsis after the highlighting.
     """
-    text = Text(answer)
+    text = Text(clean(answer))  # same length: spans still line up
     for node in nodes:
         span = node.get("span")
         if span and 0 <= span["start"] < span["end"] <= len(answer):
@@ -115,12 +161,12 @@ def demo_table(rows: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> T
         truth = Text("-") if label is None else (
             Text("halluc.", style="red") if label else Text("faithful", style="green"))
         if "error" in row:
-            table.add_row(str(row.get("id")), truth, Text("ERROR", style="bold magenta"),
-                          Text(str(item.get("answer", ""))), str(row["error"]))
+            table.add_row(cell(row.get("id")), truth, Text("ERROR", style="bold magenta"),
+                          cell(item.get("answer", "")), cell(row["error"]))
             continue
-        table.add_row(str(row.get("id")), truth, verdict_text(row),
+        table.add_row(cell(row.get("id")), truth, verdict_text(row),
                       highlighted_answer(str(row.get("answer", "")), row.get("flagged_nodes") or []),
-                      _explanation(row))
+                      cell(_explanation(row)))
     return table
 
 
@@ -132,8 +178,9 @@ def log_table(records: Sequence[FlaggedRecord]) -> Table:
     for r in records:
         expl = r.abstain_reason if r.abstained else "\n".join(
             p for p in (r.explanation.summary, *r.explanation.sentences[:3]) if p)
-        table.add_row(r.time, r.id or "-", r.event if r.round is None else f"{r.event} #{r.round}",
-                      f"{r.score:.3f}", ", ".join(n.text for n in r.flagged_nodes) or "-", expl)
+        table.add_row(cell(r.time), cell(r.id or "-"),
+                      cell(r.event if r.round is None else f"{r.event} #{r.round}"), f"{r.score:.3f}",
+                      cell(", ".join(n.text for n in r.flagged_nodes) or "-"), cell(expl))
     return table
 
 
@@ -147,7 +194,7 @@ def _histogram(scores: Sequence[float], bins: int = 10, width: int = 40) -> Tabl
     table.add_column("count", justify="right")
     table.add_column("")
     for i, c in enumerate(counts):
-        table.add_row(f"[{i / bins:.1f}, {(i + 1) / bins:.1f})", str(c), "#" * round(width * c / top))
+        table.add_row(Text(f"[{i / bins:.1f}, {(i + 1) / bins:.1f})"), str(c), "#" * round(width * c / top))
     return table
 
 
@@ -158,7 +205,7 @@ def log_stats(records: Sequence[FlaggedRecord], top: int = 10) -> Group:
     summary.add_column("event")
     summary.add_column("count", justify="right")
     for event, count in events.most_common():
-        summary.add_row(event, str(count))
+        summary.add_row(cell(event), str(count))
     scores = [r.score for r in records]
     summary.add_row("mean score", f"{mean(scores):.3f}" if scores else "-")
     nodes = Counter(n.text.strip().lower() for r in records for n in r.flagged_nodes)
@@ -166,5 +213,5 @@ def log_stats(records: Sequence[FlaggedRecord], top: int = 10) -> Group:
     node_table.add_column("node")
     node_table.add_column("count", justify="right")
     for text, count in nodes.most_common(top):
-        node_table.add_row(text, str(count))
+        node_table.add_row(cell(text), str(count))
     return Group(summary, _histogram(scores), node_table)

@@ -301,3 +301,123 @@ def test_conftest_blocks_network_but_not_loopback():
     finally:
         s.close()
     assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
+
+
+# ---------------------------------------------------------------- robustness: input bytes, escapes
+def test_check_never_loses_the_file_to_one_bad_line(tmp_path, fake):
+    """Undecodable bytes, a UTF-16 line, 100,000-deep JSON, a huge int, a BOM: one error line each."""
+    good = [json.dumps(r).encode() for r in GOOD[:3]]
+    data = b"\n".join([
+        b"\xef\xbb\xbf" + good[0],                          # 1: UTF-8 BOM, judged
+        b'{"context": "caf\xe9", "answer": "Paris."}',      # 2: Latin-1 byte
+        good[1],                                            # 3
+        b"[" * 100_000,                                     # 4: RecursionError in json
+        json.dumps(GOOD[2]).encode("utf-16-le"),            # 5: a UTF-16 line
+        b'{"answer": "a", "context": "b", "id": ' + b"9" * 5000 + b"}",  # 6: int too long
+        good[2],                                            # 7
+    ]) + b"\n"
+    inp = tmp_path / "in.jsonl"
+    inp.write_bytes(data)
+    out = tmp_path / "out.jsonl"
+    res = runner.invoke(cli.app, ["check", str(inp), "--out", str(out)])
+    assert res.exit_code == 1, res.output
+    rows = _lines(out)
+    assert [r.get("line") for r in rows] == [None, 2, None, 4, 5, 6, None]
+    assert [r["id"] for r in rows if "error" not in r] == ["ok", "3", "7"]
+    assert "not UTF-8 (byte 0xe9 at column 17)" in rows[1]["error"]
+    assert "nested too deeply" in rows[3]["error"] and "UTF-16" in rows[4]["error"]
+    assert "invalid JSON" in rows[5]["error"]
+    assert all(f"in.jsonl:{n}" in res.stderr for n in (2, 4, 5, 6))
+
+
+def test_check_utf16_file_gives_error_lines_not_a_crash(tmp_path, fake):
+    inp = tmp_path / "in.jsonl"
+    inp.write_bytes("".join(json.dumps(r) + "\n" for r in GOOD[:2]).encode("utf-16"))
+    out = tmp_path / "out.jsonl"
+    res = runner.invoke(cli.app, ["check", str(inp), "--out", str(out)])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    rows = _lines(out)
+    assert [r["line"] for r in rows] == [1, 2]
+    assert "UTF-16 byte-order mark" in rows[0]["error"] and "UTF-16" in rows[1]["error"]
+
+
+def test_check_lone_surrogate_never_aborts_the_run(tmp_path, fake):
+    bad = '{"id": "s", "context": ["Paris \\udfff is in France."], "answer": "Paris \\ud800 is in France."}'
+    inp = _write_input(tmp_path / "in.jsonl", [GOOD[0]], extra=bad + "\n" + json.dumps(GOOD[1]) + "\n")
+    out, log = tmp_path / "out.jsonl", tmp_path / "flagged.jsonl"
+    res = runner.invoke(cli.app, ["check", str(inp), "--out", str(out), "--log", str(log)])
+    assert res.exit_code in (0, 1) and not isinstance(res.exception, UnicodeError), res.output
+    rows = _lines(out)  # valid UTF-8 JSON throughout
+    assert [r["id"] for r in rows] == ["ok", "s", "3"]
+    assert rows[0]["passed"] and rows[2]["passed"] is False  # the neighbours were judged
+
+
+def test_check_unexpected_exception_is_one_error_line(tmp_path, monkeypatch):
+    class Buggy(CapitalWords):
+        def extract(self, text: str, *, source: int = -1) -> KnowledgeGraph:
+            if "Boom" in text:
+                raise KeyError("not a GuardrailError")
+            return super().extract(text, source=source)
+
+    monkeypatch.setattr(cli, "make_guard", lambda config=None, log=None: OverlapGuard(
+        FAKE_CONFIG, extractor=Buggy(), encoder=FakeEncoder(), log=log))
+    inp = _write_input(tmp_path / "in.jsonl", [GOOD[0], {"context": "Paris.", "answer": "Boom Paris."}, GOOD[2]])
+    out = tmp_path / "out.jsonl"
+    res = runner.invoke(cli.app, ["check", str(inp), "--out", str(out)])
+    assert res.exit_code == 1, res.output
+    rows = _lines(out)
+    assert rows[0]["passed"] and rows[2]["passed"]
+    assert rows[1]["line"] == 2 and "KeyError" in rows[1]["error"]
+
+
+HOSTILE_ID = "[/bold]\x1b[2J"
+
+
+def _hostile_log(path: Path) -> None:
+    from guardrail.logsink import FlaggedRecord, LoggedExplanation, LoggedNode, open_sink
+
+    rec = FlaggedRecord(
+        id=HOSTILE_ID, score=0.9, threshold=0.5, passed=False, answer="x",
+        flagged_nodes=(LoggedNode(text="[link=https://evil.example]click[/link]", support=0.0),),
+        explanation=LoggedExplanation(summary="\x1b]8;;https://evil.example\x07hi\x1b[31m[red]x[/red]"),
+    )
+    with open_sink(path) as sink:
+        sink.write(rec)
+
+
+@pytest.mark.parametrize("command", ["show", "stats"])
+def test_log_commands_escape_markup_and_control_characters(tmp_path, command):
+    log = tmp_path / "flagged.jsonl"
+    _hostile_log(log)
+    res = runner.invoke(cli.app, ["log", command, str(log)], env={"COLUMNS": "250"})
+    assert res.exit_code == 0, res.output
+    assert "\x1b" not in res.stdout and "\x07" not in res.stdout
+    assert "[link=https://evil.example]click[/link]" in res.stdout.replace("\n", "")  # shown, not a link
+    if command == "show":
+        assert "[/bold]" in res.stdout and "[red]x[/red]" in res.stdout
+
+
+def test_log_show_skips_and_reports_damaged_lines(tmp_path, fake):
+    inp = _write_input(tmp_path / "in.jsonl", GOOD)
+    log = tmp_path / "flagged.jsonl"
+    runner.invoke(cli.app, ["check", str(inp), "--out", str(tmp_path / "o.jsonl"), "--log", str(log)])
+    good = log.read_bytes()
+    log.write_bytes(good[:-1] + b'\n{"time": "2025", "id": "half' + b"\n" + b"[/bold]\xff\n")
+    res = runner.invoke(cli.app, ["log", "show", str(log)], env={"COLUMNS": "200"})
+    assert res.exit_code == 1 and "Spain" in res.stdout and "empty context" in res.stdout
+    assert "flagged.jsonl:3" in res.stderr and "flagged.jsonl:4" in res.stderr
+    assert "2 damaged record(s) skipped" in res.stderr
+
+
+def test_render_helpers_neutralise_untrusted_text():
+    from rich.console import Console
+
+    from guardrail.cli_render import clean, highlighted_answer, markup
+
+    assert clean("a\x1b[2J\x9b\u202eb\udfff\r\n\t") == "a\ufffd[2J\ufffd\ufffdb\ufffd \n\t"
+    console = Console(record=True, width=100)
+    hostile = "[/bold] [link=x]y[/link] \\"  # ends with a backslash, which would escape "[/red]"
+    console.print("[red]" + markup(hostile) + "[/red]")
+    assert console.export_text() == hostile + "\n"
+    text = highlighted_answer("\x1b[2JParis is in Spain.", [{"span": {"start": 16, "end": 21}}])
+    assert text.plain[16:21] == "Spain" and "\x1b" not in text.plain
