@@ -65,7 +65,10 @@ class GuardConfig(BaseModel):
         Longer contexts (all passages together) make the guard abstain (default 250,000,
         about 40k words: parsing costs about 10 ms per 100 words on 2 CPU cores).
     max_answer_chars : int
-        Longer answers make the guard abstain (default 100,000).
+        Longer answers make the guard abstain (default 10,000: judging costs grow with
+        the answer's graph, about 13 s for 10,000 characters on 2 CPU cores).
+    max_passages : int
+        More passages make the guard abstain (default 1,000).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -80,7 +83,8 @@ class GuardConfig(BaseModel):
     node_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     veto: dict[str, float] = Field(default_factory=dict)
     max_context_chars: int = Field(default=250_000, ge=1)
-    max_answer_chars: int = Field(default=100_000, ge=1)
+    max_answer_chars: int = Field(default=10_000, ge=1)
+    max_passages: int = Field(default=1_000, ge=1)
 
     @model_validator(mode="after")
     def _check(self) -> "GuardConfig":

@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from guardrail._lazy import require
+from guardrail.errors import InvalidInputError
 
 __all__ = ["TextEncoder", "MiniLMEncoder", "shared_encoder", "cosine_matrix"]
 
@@ -65,9 +66,9 @@ class MiniLMEncoder:
         device: str = "cpu",
     ) -> None:
         if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+            raise InvalidInputError(f"batch_size must be >= 1, got {batch_size!r}")
         if cache_size < 0:
-            raise ValueError(f"cache_size must be >= 0, got {cache_size!r}")
+            raise InvalidInputError(f"cache_size must be >= 0, got {cache_size!r}")
         self.model_path = model_path
         self.batch_size = batch_size
         self.cache_size = cache_size
@@ -106,7 +107,7 @@ class MiniLMEncoder:
             float32, shape ``(len(texts), 384)``, rows L2-normalised.
         """
         if isinstance(texts, str):
-            raise ValueError("encode() takes a sequence of strings, not one str")
+            raise InvalidInputError("encode() takes a sequence of strings, not one str")
         out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
         if not texts:
             return out

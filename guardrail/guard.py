@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,8 @@ from guardrail.errors import InvalidInputError, LogSinkError
 from guardrail.explain import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.log_records import UnloggedRecords
-from guardrail.text import validate_input
+from guardrail._passages import PassageCache, check_fields, windows
+from guardrail.text import clean_text, size_reason, validate_input
 from guardrail.types import GuardResult, KnowledgeGraph
 
 __all__ = ["Guard"]
@@ -103,9 +102,8 @@ class Guard:
         self._encoder = encoder
         self._explainer = explainer
         self._sinks = _open_sinks(log)
-        self._cache: OrderedDict[str, KnowledgeGraph] = OrderedDict()
-        self._cache_size = context_cache_size
         self._lock = threading.RLock()
+        self._cache = PassageCache(context_cache_size, self._lock)
         #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
         #: beyond that the oldest is dropped, counted in ``unlogged.dropped`` and logged
         #: at ERROR (``guard.unlogged = UnloggedRecords(maxlen=n)`` sets another bound).
@@ -169,24 +167,28 @@ class Guard:
         return self
 
     # ------------------------------------------------------------- extraction
+    def _limits(self) -> dict[str, int]:
+        """The loosest size limits of this guard's configs (checked before any work)."""
+        cfgs = list(self._configs.values())
+        return {
+            "max_context_chars": max(c.max_context_chars for c in cfgs),
+            "max_answer_chars": max(c.max_answer_chars for c in cfgs),
+            "max_passages": max(c.max_passages for c in cfgs),
+        }
+
+    def _passage_graphs(self, texts: Sequence[str]) -> list[KnowledgeGraph]:
+        """Source-0 graphs of ``texts``: cached ones reused, the rest parsed in one batch."""
+        return self._cache.graphs(texts, self.extractor)
+
     def _passage_graph(self, text: str, source: int) -> KnowledgeGraph:
-        key = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-        with self._lock:
-            g = self._cache.get(key)
-            if g is not None:
-                self._cache.move_to_end(key)
-        if g is None:
-            with self._lock:
-                g = self.extractor.extract(text, source=0)
-                if self._cache_size:
-                    self._cache[key] = g
-                    if len(self._cache) > self._cache_size:
-                        self._cache.popitem(last=False)
+        g = self._passage_graphs([text])[0]
         return g if source == 0 else with_source(g, source)
 
     def context_graph(self, contexts: Sequence[str]) -> KnowledgeGraph:
-        """Merged graph of ``contexts`` (passage graphs come from the cache when seen before)."""
-        return KnowledgeGraph.merge([self._passage_graph(c, i) for i, c in enumerate(contexts)])
+        """Merged graph of ``contexts`` (passage graphs come from the cache when seen before;
+        the others are parsed together in one ``extract_many`` batch)."""
+        graphs = self._passage_graphs(list(contexts))
+        return KnowledgeGraph.merge([g if i == 0 else with_source(g, i) for i, g in enumerate(graphs)])
 
     # ------------------------------------------------------------------ check
     def check(
@@ -223,16 +225,31 @@ class Guard:
         Raises
         ------
         InvalidInputError
-            A field of the wrong type.
+            A field of the wrong type (checked before any work is done).
+
+        Notes
+        -----
+        The size limits (``max_answer_chars``, ``max_context_chars``, ``max_passages``)
+        are applied to the lengths of the inputs before anything is copied, split or
+        parsed; an input over them gets an abstain.
         """
         t_all = time.perf_counter()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
+        check_fields(answer, question, id)
+        too_big = size_reason(answer, contexts, **self._limits())
+        if too_big:
+            cfg = self.config_for((), question)
+            base = {"answer": answer, "id": id, "question": question, "config": cfg.name,
+                    "threshold": cfg.threshold}
+            timings["validate"] = _ms(t0)
+            return self._finish(abstain(base, too_big, timings, t_all), (), log)
         texts, given_graph = split_context_input(contexts)
         cfg = self.config_for(texts, question)
         v = validate_input(
             answer, texts, question,
             max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
+            max_passages=cfg.max_passages,
         )
         timings["validate"] = _ms(t0)
         base = {"answer": v.answer, "id": id, "question": v.question, "config": cfg.name,
@@ -336,47 +353,60 @@ class Guard:
         Raises
         ------
         InvalidInputError
-            An item lacks ``answer`` or has a field of the wrong type (the message names
-            the item's index); raised before any item is judged, so nothing is logged twice
-            when the caller fixes the batch and retries.
+            ``items`` is not an iterable of mappings, or an item lacks ``answer`` or has a
+            field of the wrong type (the message names the item's index); raised before any
+            item is judged, so nothing is logged twice when the caller fixes the batch and
+            retries.
+
+        Notes
+        -----
+        Items are judged in windows of about :data:`PREFETCH_WINDOW_CHARS` context
+        characters: each window's new passages are parsed in one batch, so memory stays
+        bounded however long the batch is. Items over the size limits are not parsed.
         """
-        rows = [dict(it) for it in items]
+        if isinstance(items, (str, bytes, bytearray, Mapping)) or not isinstance(items, Iterable):
+            raise InvalidInputError(
+                f"items must be an iterable of mappings, got {type(items).__name__}")
+        rows: list[dict[str, Any]] = []
+        for i, it in enumerate(items):
+            if not isinstance(it, Mapping):
+                raise InvalidInputError(f"item {i} must be a mapping, got {type(it).__name__}")
+            rows.append(dict(it))
+        limits = self._limits()
         for i, r in enumerate(rows):  # all type errors surface before any item is judged or logged
             if "answer" not in r:
                 raise InvalidInputError(f"item {i} has no 'answer'")
-            texts, _ = split_context_input(r.get("contexts", r.get("context", [])))
+            ctx = r.get("contexts", r.get("context", []))
             try:
-                validate_input(r["answer"], texts, r.get("question"))
+                check_fields(r["answer"], r.get("question"), r.get("id"))
+                if not size_reason(r["answer"], ctx, **limits):
+                    texts, _ = split_context_input(ctx)
+                    validate_input(r["answer"], texts, r.get("question"), **limits)
             except InvalidInputError as exc:
                 raise InvalidInputError(f"item {i}: {exc}") from exc
-        self._prefetch([r.get("contexts", r.get("context")) for r in rows])
-        out = []
-        for r in rows:
-            out.append(self.check(r["answer"], r.get("contexts", r.get("context", [])),
-                                  r.get("question"), id=r.get("id")))
+        out: list[GuardResult] = []
+        for window in windows(rows):
+            self._prefetch([r.get("contexts", r.get("context")) for r in window])
+            out.extend(self.check(r["answer"], r.get("contexts", r.get("context", [])),
+                                  r.get("question"), id=r.get("id")) for r in window)
         return out
 
     def _prefetch(self, contexts_list: Sequence[Any]) -> None:
-        todo: dict[str, str] = {}
+        """Parse the new passages of ``contexts_list`` in one batch into the cache.
+
+        Contexts over the size limits, graphs and non-str passages are skipped (the
+        check itself abstains on or raises for them); passages are cleaned as
+        :meth:`check` cleans them, so the cache keys match.
+        """
+        limits = self._limits()
+        texts: list[str] = []
         for ctx in contexts_list:
             if isinstance(ctx, str):
                 ctx = [ctx]
-            if not isinstance(ctx, (list, tuple)):
+            if not isinstance(ctx, (list, tuple)) or size_reason("", ctx, **limits):
                 continue
-            for c in ctx:
-                if isinstance(c, str) and c.strip():
-                    key = hashlib.blake2b(c.encode("utf-8"), digest_size=16).hexdigest()
-                    if key not in self._cache:
-                        todo[key] = c
-        if todo and self._cache_size:
-            texts = list(todo.values())[: self._cache_size]
-            graphs = self.extractor.extract_many(texts, [0] * len(texts))
-            with self._lock:
-                for text, g in zip(texts, graphs):
-                    key = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-                    self._cache[key] = g
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+            texts.extend(clean_text(c) for c in ctx if isinstance(c, str) and c.strip())
+        self._cache.prefetch(texts, self.extractor)
 
     async def acheck(
         self, answer: str, contexts: ContextInput, question: str | None = None,

@@ -27,6 +27,7 @@ from guardrail.align import select_relations
 from guardrail.detectors._lexical import numbers_in
 from guardrail.detectors.base import AlignmentInput
 from guardrail.encoder import TextEncoder, cosine_matrix
+from guardrail.errors import InvalidInputError
 from guardrail.explain import Explainer
 from guardrail.types import (
     ContradictionPair,
@@ -37,7 +38,7 @@ from guardrail.types import (
     Triple,
 )
 
-__all__ = ["KEAExplainer", "find_contradictions", "edit_operations"]
+__all__ = ["KEAExplainer", "find_contradictions", "edit_operations", "triple_support"]
 
 _ELEMENTS = ("subject", "relation", "object")
 
@@ -195,6 +196,45 @@ def _differing(pair: ContradictionPair) -> tuple[str, str]:
     return "", pair.evidence.relation
 
 
+def triple_support(
+    claim: Sequence[Triple], outputs: Sequence[DetectorOutput]
+) -> list[float] | None:
+    """Support in ``[0, 1]`` of each claim triple, from whichever detector reports it.
+
+    The first output whose ``details["triple_support"]`` has one value per claim triple
+    is used (``grounding``, ``relation``, or any custom detector); failing that, a
+    triple's support is the lower of its end nodes' supports, averaged over the outputs
+    that report ``node_support`` for them.
+
+    Parameters
+    ----------
+    claim : sequence of Triple
+        The answer's triples.
+    outputs : sequence of DetectorOutput
+        The detectors' outputs for the answer.
+
+    Returns
+    -------
+    list of float or None
+        One value per claim triple, or None when no output carries support.
+    """
+    for o in outputs:
+        ts = o.details.get("triple_support") if isinstance(o.details, dict) else None
+        if isinstance(ts, (list, tuple)) and len(ts) == len(claim):
+            return [float(x) for x in ts]
+    per_output = [{s.node_id: s.support for s in o.node_support} for o in outputs if o.node_support]
+    if not per_output or not claim:
+        return None
+    out: list[float] = []
+    for t in claim:
+        vals = [min(m[t.subject.id], m[t.object.id]) for m in per_output
+                if t.subject.id in m and t.object.id in m]
+        if not vals:
+            return None
+        out.append(sum(vals) / len(vals))
+    return out
+
+
 class KEAExplainer(Explainer):
     """Template-based KEA Explain: contradictions, edit operations, contrastive sentences.
 
@@ -203,8 +243,9 @@ class KEAExplainer(Explainer):
     similarity : float
         Element cosine at or above which two triple elements count as similar (default 0.7).
     support_threshold : float
-        Claim triples whose grounding support (``DetectorOutput.details["triple_support"]``
-        of the ``grounding`` detector) is below this are unsupported (default 0.5).
+        Claim triples whose support (see :func:`triple_support`: a detector's
+        ``details["triple_support"]``, else its node support) is below this are
+        unsupported (default 0.5).
 
     Notes
     -----
@@ -215,7 +256,7 @@ class KEAExplainer(Explainer):
 
     def __init__(self, similarity: float = 0.7, support_threshold: float = 0.5) -> None:
         if not -1.0 <= similarity <= 1.0:
-            raise ValueError(f"similarity must be in [-1, 1], got {similarity!r}")
+            raise InvalidInputError(f"similarity must be in [-1, 1], got {similarity!r}")
         self.similarity = similarity
         self.support_threshold = support_threshold
 
@@ -251,8 +292,8 @@ class KEAExplainer(Explainer):
         pairs: Sequence[ContradictionPair],
     ) -> list[Triple]:
         contradicted = [p.claim for p in pairs]
-        support = next((o.details.get("triple_support") for o in outputs if o.name == "grounding"), None)
-        if isinstance(support, list) and len(support) == len(claim):
+        support = triple_support(claim, outputs)
+        if support is not None:
             return [t for t, s in zip(claim, support) if s < self.support_threshold or t in contradicted]
         return [p.claim for p in pairs]
 

@@ -22,6 +22,7 @@ far as both its end nodes are grounded.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -373,17 +374,27 @@ def _node_support(
 
 
 _INDEX_CACHE: dict[tuple[str, ...], TextIndex] = {}
+_INDEX_LOCK = threading.Lock()
 
 
 def context_index(contexts: tuple[str, ...]) -> TextIndex:
-    """Cached :class:`TextIndex` of a context (the last 256 contexts are kept)."""
+    """Cached :class:`TextIndex` of a context (the last 256 contexts are kept).
+
+    Thread-safe: the cache is read and evicted under a lock; the index itself is built
+    outside it (two threads may build the same index once each; one of them is kept).
+    """
     key = tuple(contexts)
-    idx = _INDEX_CACHE.get(key)
+    with _INDEX_LOCK:
+        idx = _INDEX_CACHE.get(key)
     if idx is None:
-        idx = TextIndex(list(contexts))
-        if len(_INDEX_CACHE) >= 256:
-            _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
-        _INDEX_CACHE[key] = idx
+        built = TextIndex(list(contexts))
+        with _INDEX_LOCK:
+            idx = _INDEX_CACHE.get(key)
+            if idx is None:
+                idx = built
+                while len(_INDEX_CACHE) >= 256:
+                    _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
+                _INDEX_CACHE[key] = idx
     return idx
 
 

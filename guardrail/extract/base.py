@@ -10,6 +10,7 @@ import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from guardrail.errors import InvalidInputError
 from guardrail.types import KnowledgeGraph
 
 __all__ = ["Extractor"]
@@ -56,7 +57,7 @@ class Extractor(ABC):
         """Extract several texts; ``sources[i]`` defaults to ``i``."""
         srcs = list(sources) if sources is not None else list(range(len(texts)))
         if len(srcs) != len(texts):
-            raise ValueError(f"sources has {len(srcs)} items, texts has {len(texts)}")
+            raise InvalidInputError(f"sources has {len(srcs)} items, texts has {len(texts)}")
         return [self.extract(t, source=s) for t, s in zip(texts, srcs)]
 
     async def aextract(self, text: str, *, source: int = -1) -> KnowledgeGraph:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from guardrail.errors import InvalidInputError
+
 __all__ = ["normalize_label", "content_tokens", "LEADING_WORDS", "STOP_WORDS"]
 
 #: Words removed from the start of a label (repeatedly): articles, demonstratives,
@@ -76,7 +78,7 @@ def normalize_label(text: str) -> str:
     '1976 model'
     """
     if not isinstance(text, str):
-        raise TypeError(f"normalize_label expects str, got {type(text).__name__}")
+        raise InvalidInputError(f"normalize_label expects str, got {type(text).__name__}")
     low = _SPACE.sub(" ", text.lower().replace("’", "'")).strip(_EDGE_PUNCT)
     base = low
     if low.endswith("'s") and len(low) > 2:
@@ -113,6 +115,6 @@ def content_tokens(text: str) -> list[str]:
         If ``text`` is not a str.
     """
     if not isinstance(text, str):
-        raise TypeError(f"content_tokens expects str, got {type(text).__name__}")
+        raise InvalidInputError(f"content_tokens expects str, got {type(text).__name__}")
     words = _TOKEN.findall(text.lower().replace("’", "'"))
     return [w for w in words if w not in STOP_WORDS]

@@ -217,18 +217,23 @@ class SpacyExtractor(Extractor):
         limit = min(self.max_chunk_chars, int(nlp.max_length))
         pieces = [(ti, off, chunk) for ti, text in enumerate(texts)
                   for off, chunk in _split_text(text, limit)]
-        try:
-            if len(pieces) == 1:
-                docs = [nlp(pieces[0][2])]
-            else:
-                docs = list(nlp.pipe((p[2] for p in pieces), batch_size=self.batch_size))
-        except Exception as exc:
-            raise ExtractionError(f"spaCy failed on the input text: {exc}") from exc
-        per_text: list[list[tuple[int, Any]]] = [[] for _ in texts]
-        for (ti, off, _), doc in zip(pieces, docs):
-            per_text[ti].append((off, doc))
-        return [self._graph(text, src, parts)
-                for text, src, parts in zip(texts, sources, per_text)]
+        # memory_zone: the strings the parse adds to the shared vocab (every new token,
+        # lemma, entity label) are freed when the zone ends, so a long-running guard does
+        # not grow by the vocabulary of every text it has seen. Docs do not leave the
+        # zone: graphs hold plain str copies.
+        with nlp.memory_zone():
+            try:
+                if len(pieces) == 1:
+                    docs = [nlp(pieces[0][2])]
+                else:
+                    docs = list(nlp.pipe((p[2] for p in pieces), batch_size=self.batch_size))
+            except Exception as exc:
+                raise ExtractionError(f"spaCy failed on the input text: {exc}") from exc
+            per_text: list[list[tuple[int, Any]]] = [[] for _ in texts]
+            for (ti, off, _), doc in zip(pieces, docs):
+                per_text[ti].append((off, doc))
+            return [self._graph(text, src, parts)
+                    for text, src, parts in zip(texts, sources, per_text)]
 
     def _graph(self, text: str, source: int, parts: list[tuple[int, Any]]) -> KnowledgeGraph:
         """Assemble the graph of one text from its parsed chunks."""

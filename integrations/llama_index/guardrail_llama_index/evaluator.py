@@ -14,6 +14,7 @@ from llama_index.core.base.response.schema import Response
 from llama_index.core.evaluation.base import BaseEvaluator, EvaluationResult
 from llama_index.core.prompts.mixin import PromptDictType
 
+from guardrail.errors import InvalidInputError
 from guardrail.types import GuardResult
 from guardrail_llama_index.contexts import (
     ContextMode,
@@ -87,7 +88,17 @@ class KGGuardrailEvaluator(BaseEvaluator):
 
     def _inputs(self, response: Optional[str], contexts: Any) -> GuardContexts:
         if response is None or contexts is None:
-            raise ValueError("KGGuardrailEvaluator needs both response and contexts")
+            raise InvalidInputError("KGGuardrailEvaluator needs both response and contexts")
+        if not isinstance(response, str):
+            raise InvalidInputError(f"response must be a str, got {type(response).__name__}")
+        if isinstance(contexts, str):  # one passage, not a sequence of characters
+            contexts = [contexts]
+        elif not isinstance(contexts, Sequence) or isinstance(contexts, (bytes, bytearray)):
+            raise InvalidInputError(
+                f"contexts must be a str or a sequence of str or triples, got {type(contexts).__name__}")
+        for i, c in enumerate(contexts):
+            if not isinstance(c, (str, tuple)):
+                raise InvalidInputError(f"contexts[{i}] must be a str or a triple, got {type(c).__name__}")
         if contexts and all(isinstance(c, tuple) for c in contexts):
             return list(contexts)
         return contexts_from_texts(contexts, self._context_mode)
@@ -111,6 +122,12 @@ class KGGuardrailEvaluator(BaseEvaluator):
         -------
         EvaluationResult
             ``passing``, ``score`` (1 - hallucination score; higher is better), ``feedback``.
+
+        Raises
+        ------
+        guardrail.InvalidInputError
+            (a ``ValueError``) when ``response`` or ``contexts`` is missing or of the wrong
+            type; a single str in ``contexts`` is one passage.
         """
         ctx = self._inputs(response, contexts)
         result = self._guard.check(response, ctx, query, id=kwargs.get("id"), log=self._log)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from guardrail.errors import InvalidInputError
 from guardrail.extract.normalize import content_tokens, normalize_label
 
 
@@ -36,7 +37,7 @@ def test_normalize_label_is_idempotent() -> None:
 
 
 def test_normalize_label_rejects_non_str() -> None:
-    with pytest.raises(TypeError, match="int"):
+    with pytest.raises(InvalidInputError, match="int"):
         normalize_label(3)  # type: ignore[arg-type]
 
 
@@ -45,5 +46,5 @@ def test_content_tokens() -> None:
         "steve", "jobs", "founded", "apple", "1976",
     ]
     assert content_tokens("Yes, it is.") == []
-    with pytest.raises(TypeError, match="NoneType"):
+    with pytest.raises(InvalidInputError, match="NoneType"):
         content_tokens(None)  # type: ignore[arg-type]

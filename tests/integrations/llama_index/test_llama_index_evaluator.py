@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from llama_index.core.evaluation import BatchEvalRunner, EvaluationResult
 
+from guardrail.errors import InvalidInputError
 from guardrail_llama_index import KGGuardrailEvaluator
 
 OBEROI, ANUBIS, DUA_LIPA = 1, 8, 18
@@ -25,8 +26,26 @@ def test_evaluate_scores_higher_is_better(guard, records):
 
 
 def test_evaluate_requires_response_and_contexts(guard):
-    with pytest.raises(ValueError, match="response and contexts"):
-        KGGuardrailEvaluator(guard).evaluate(query="q", response="a")
+    ev = KGGuardrailEvaluator(guard)
+    with pytest.raises(InvalidInputError, match="response and contexts"):
+        ev.evaluate(query="q", response="a")
+    with pytest.raises(InvalidInputError, match="response and contexts"):
+        ev.evaluate(query="q", response=None, contexts=["Paris is in France."])
+    with pytest.raises(InvalidInputError, match="response must be a str"):
+        ev.evaluate(query="q", response=42, contexts=["Paris is in France."])
+    with pytest.raises(InvalidInputError, match=r"contexts\[1\]"):
+        ev.evaluate(query="q", response="a", contexts=["Paris is in France.", 7])
+    with pytest.raises(InvalidInputError, match="contexts must be"):
+        ev.evaluate(query="q", response="a", contexts=12)
+
+
+def test_a_single_context_string_is_one_passage(guard, records):
+    rec = records[DUA_LIPA]
+    ev = KGGuardrailEvaluator(guard)
+    one = ev.evaluate(query=rec["question"], response=rec["right_answer"], contexts=rec["knowledge"])
+    listed = ev.evaluate(query=rec["question"], response=rec["right_answer"], contexts=[rec["knowledge"]])
+    assert one.contexts == [rec["knowledge"]]  # not one passage per character
+    assert one.passing is listed.passing is True and one.score == pytest.approx(listed.score)
 
 
 def test_evaluate_response_uses_source_nodes(vector_index, make_llm, guard, records):

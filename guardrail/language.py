@@ -1,0 +1,126 @@
+"""Is a text English? Function words first, a language model only for suspect texts.
+
+The guard judges English text only; other languages get an abstain. Short answers are
+the hard case: "Steve Jobs", "Le Louvre" or "Emrich Lichtenfeld" are English answers
+made of foreign-looking names, while "Sí, fue fundada en 1976." is Spanish. The rule:
+
+1. mostly non-Latin letters -> not English;
+2. the *evidence words* are the lower-case words plus capitalised function words
+   (names are capitalised, so they are no evidence either way). Fewer than three ->
+   English (nothing to go on: "Yes.", "1976", "Steve Jobs", "Das Boot");
+3. English-only function words ("the", "was", "of", ...) at least half as many as
+   foreign ones (French, Spanish, German, Italian, Portuguese, Dutch) -> English;
+4. otherwise the text is suspect, and `lingua <https://github.com/pemistahl/lingua-py>`_
+   (bundled n-gram models, offline) decides: not English when it ranks another
+   language first and gives English a confidence below 0.1.
+
+Step 4 is reached by almost no English text (1 in 18,000 HaluEval QA and dialogue
+answers), so the language models (about 170 MB) load only when a suspect text shows up.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from typing import Any
+
+__all__ = ["looks_english", "latin_share"]
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+#: Function words that are English and not function words of the other languages checked.
+_EN_ONLY = frozenset(
+    "the and or of to at for with by from is was are were been be it this that he she they we "
+    "you i his her their its not yes but which who what when where has have had does did will "
+    "would can could should there than then if".split()
+)
+
+#: Function words of French, Spanish, German, Italian, Portuguese and Dutch.
+_FOREIGN = frozenset(
+    """le la les un une des du de et est sont été était il elle ils elles au aux par pour avec
+    dans sur qui que ne pas oui non ce cette c'est l'on d'un d'une qu'il
+    el los las una unos del y es son fue era por para con sí se su muy
+    der die das den dem ein eine einer und ist sind war wurde wurden nicht mit von zu im auf
+    für ja nein sie er auch
+    lo gli di della è sono stato per che sì
+    os as um uma da dos é são foi em com não sim
+    het een en zijn werd niet met op voor nee a in no an""".split()
+)
+
+#: Below this English confidence (and with another language ranked first) a suspect
+#: text is not English.
+ENGLISH_MIN_CONFIDENCE = 0.1
+
+_DETECTOR: Any = None
+_DETECTOR_LOCK = threading.Lock()
+
+
+def latin_share(text: str) -> float:
+    """Share of the letters of ``text`` that are Latin (1.0 when it has none)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 1.0
+    latin = sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
+    return latin / len(letters)
+
+
+def _detector() -> Any:
+    global _DETECTOR
+    with _DETECTOR_LOCK:
+        if _DETECTOR is None:
+            from lingua import Language, LanguageDetectorBuilder
+
+            langs = (Language.ENGLISH, Language.FRENCH, Language.SPANISH, Language.GERMAN,
+                     Language.ITALIAN, Language.PORTUGUESE, Language.DUTCH)
+            _DETECTOR = LanguageDetectorBuilder.from_languages(*langs).build()
+        return _DETECTOR
+
+
+def _lingua_says_english(text: str) -> bool:
+    try:
+        from lingua import Language
+    except ImportError:  # pragma: no cover - lingua is a dependency; without it, trust the words
+        return False
+    det = _detector()
+    values = det.compute_language_confidence_values(text[:2000])
+    if not values:
+        return True
+    english = next((v.value for v in values if v.language == Language.ENGLISH), 0.0)
+    return values[0].language == Language.ENGLISH or english >= ENGLISH_MIN_CONFIDENCE
+
+
+def looks_english(text: str) -> bool:
+    """Whether ``text`` is English enough to judge (see the module docstring for the rule).
+
+    Parameters
+    ----------
+    text : str
+        Any text; only its first 20,000 characters are read.
+
+    Returns
+    -------
+    bool
+        False for mostly non-Latin text and for text in French, Spanish, German, Italian,
+        Portuguese or Dutch; True for English text and for text without evidence (names,
+        numbers, one or two words).
+
+    Examples
+    --------
+    >>> looks_english("No, it was founded in 1976.")
+    True
+    >>> looks_english("Emrich Lichtenfeld")
+    True
+    """
+    text = text[:20_000]
+    if latin_share(text) < 0.6:
+        return False
+    evidence = [w.lower() for w in _WORD.findall(text)
+                if w[0].islower() or w.lower() in _FOREIGN or w.lower() in _EN_ONLY]
+    if len(evidence) < 3:
+        return True
+    english = sum(w in _EN_ONLY for w in evidence)
+    foreign = sum(w in _FOREIGN for w in evidence)
+    if english and 2 * english >= foreign:
+        return True
+    return _lingua_says_english(text)
