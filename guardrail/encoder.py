@@ -46,7 +46,8 @@ class MiniLMEncoder:
     batch_size : int
         Texts per forward pass (default 32; measured best on 2 CPU cores).
     cache_size : int
-        Number of embeddings kept (default 50,000; about 77 MB at 384 float32).
+        Number of embeddings kept (default 10,000: about 18 MB with keys; enough for the
+        strings of one long-context check, and a long-running guard stays bounded).
     device : str
         Torch device, ``"cpu"`` by default.
 
@@ -62,7 +63,7 @@ class MiniLMEncoder:
         model_path: str | None = None,
         *,
         batch_size: int = 32,
-        cache_size: int = 50_000,
+        cache_size: int = 10_000,
         device: str = "cpu",
     ) -> None:
         if batch_size < 1:

@@ -11,9 +11,11 @@ run local servers; Unix-domain sockets are untouched.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +24,28 @@ _OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS
 os.environ.update(_OFFLINE_ENV)
 
 _LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+
+
+#: The first 20 HaluEval QA dev records (MIT licence, see examples/data/), shipped with
+#: the repository so that the tests run wherever it is cloned.
+HALUEVAL_QA_HEAD = Path(__file__).resolve().parents[1] / "examples" / "data" / "halueval_qa_head.jsonl"
+
+
+def load_halueval_qa_head(n: int = 20) -> list[dict[str, str]]:
+    """The first ``n`` shipped HaluEval QA records; a missing file fails the test (no skip)."""
+    if not HALUEVAL_QA_HEAD.is_file():
+        pytest.fail(f"test data missing: {HALUEVAL_QA_HEAD} (it ships with the repository)")
+    with HALUEVAL_QA_HEAD.open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    if len(rows) < n:
+        pytest.fail(f"{HALUEVAL_QA_HEAD} holds {len(rows)} records, the tests need {n}")
+    return rows[:n]
+
+
+@pytest.fixture(scope="session")
+def halueval_qa_records() -> list[dict[str, str]]:
+    """The first 20 HaluEval QA dev records (knowledge, question, right and hallucinated answer)."""
+    return load_halueval_qa_head(20)
 
 
 class NetworkBlockedError(OSError):

@@ -2,6 +2,7 @@
 
 import json
 
+import pydantic
 import pytest
 
 from guardrail.config import (
@@ -60,6 +61,6 @@ def test_select_config_reads_question_and_context_only():
 
 def test_config_is_frozen():
     cfg = GuardConfig()
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         cfg.threshold = 0.1  # type: ignore[misc]
     json.loads(cfg.model_dump_json())

@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import pydantic
 import pytest
 
 from guardrail.errors import LogSinkError
@@ -46,7 +47,7 @@ def test_from_result_round_trip_and_fields():
     assert rec.detector_scores == {"grounding": 0.9, "wl_kernel": 0.71} and rec.config == "short"
     assert rec.time.endswith("+00:00")
     assert FlaggedRecord.model_validate_json(rec.model_dump_json()) == rec
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         rec.score = 0.1  # frozen
 
 

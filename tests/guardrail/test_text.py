@@ -3,7 +3,7 @@
 import pytest
 
 from guardrail.errors import GuardrailError, InvalidInputError
-from guardrail.text import clean_text, looks_english, split_sentences, validate_input
+from guardrail.text import clean_text, is_degenerate, looks_english, size_reason, split_sentences, validate_input
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,60 @@ def test_split_sentences_spans():
     text = "First one. Second one!  Third?"
     spans = split_sentences(text)
     assert [text[s:e] for s, e in spans] == ["First one.", "Second one!", "Third?"]
+
+
+def test_lone_surrogates_become_replacement_characters_one_for_one():
+    raw = "Paris\udfff is in \ud800France."
+    cleaned = clean_text(raw)
+    assert cleaned == "Paris\ufffd is in \ufffdFrance." and len(cleaned) == len(raw)
+    cleaned.encode("utf-8")  # encodable now
+    v = validate_input(raw, ["Paris is in France.\udfff"])
+    assert v.abstain_reason == "" and v.contexts == ("Paris is in France.\ufffd",)
+    assert clean_text("\U0001F600 ok") == "\U0001F600 ok"  # a real astral character is kept
+
+
+def test_size_limits_are_checked_on_lengths_before_copying():
+    assert size_reason("a" * 11, ["c"], max_answer_chars=10) == "answer longer than max_answer_chars=10"
+    assert "max_passages=3" in size_reason("a", ["p"] * 4, max_passages=3)
+    assert "max_passages=3" in size_reason("a", [("s", "r", "o")] * 4, max_passages=3)
+    assert "max_context_chars=5" in size_reason("a", [("abc", "r", "ob")], max_context_chars=5)
+    assert size_reason(None, 5) == ""  # types are validate_input's business
+    v = validate_input("a" * 10_001, ["c"])
+    assert "max_answer_chars=10000" in v.abstain_reason and v.answer == "" and v.contexts == ()
+    assert "max_passages=1000" in validate_input("a", ["p"] * 1_001).abstain_reason
+
+
+def test_degenerate_text_abstains_and_prose_does_not():
+    assert is_degenerate("a " * 100_000) and is_degenerate("the cat " * 5_000)
+    assert "degenerate" in validate_input("Apple was founded in 1976.", ["a " * 100_000]).abstain_reason
+    assert "degenerate" in validate_input("yes " * 300, ["Apple was founded in 1976."]).abstain_reason
+    prose = " ".join(f"Company {i} was founded in {1900 + i} by its first chief executive." for i in range(60))
+    assert not is_degenerate(prose) and not is_degenerate("a " * 100)
+
+
+@pytest.mark.parametrize("answer", [
+    "Yes.", "No.", "1976", "Steve Jobs", "No, it was founded in 1976.", "Le Louvre", "Los Angeles",
+    "Das Boot", 'Emrich "Imi" Lichtenfeld', "mezzo-soprano", "Sébastien Buemi was born in 1988.",
+    "No, Jorge Olguín is a writer.", "Die Meistersinger von Nürnberg and Iphigénie en Aulide are operas.",
+    "Gilbert du Motier, Marquis de Lafayette", "in 1976", "The album was released in 2018.",
+])
+def test_short_english_answers_are_never_abstained(answer):
+    assert looks_english(answer)
+    assert validate_input(answer, ["Apple was founded in 1976 by Steve Jobs."]).abstain_reason == ""
+
+
+@pytest.mark.parametrize("answer", [
+    "Non, elle a été fondée en 1976.", "Il a été fondé par Steve Jobs.", "La tour Eiffel est à Paris.",
+    "Sí, fue fundada en 1976.", "Fue fundada por Steve Jobs.", "El álbum salió en 2018.",
+    "Nein, es wurde 1976 gegründet.", "Sie wurde von Steve Jobs gegründet.", "Die Firma liegt in Berlin.",
+    "Le magazine a été créé en premier.", "La revista se publicó primero.",
+])
+def test_short_french_spanish_german_answers_abstain(answer):
+    assert not looks_english(answer)
+    assert "not English" in validate_input(answer, ["Apple was founded in 1976 by Steve Jobs."]).abstain_reason
+
+
+def test_english_dev_answers_are_judged_as_english(halueval_qa_records):
+    answers = [r[k] for r in halueval_qa_records for k in ("right_answer", "hallucinated_answer")]
+    assert [a for a in answers if not looks_english(a)] == []
+    assert all(looks_english(r["knowledge"]) for r in halueval_qa_records)

@@ -9,7 +9,6 @@ instrumentation and the guard (spaCy + MiniLM).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,8 +35,6 @@ from pydantic import PrivateAttr  # noqa: E402
 from guardrail import Guard  # noqa: E402
 from guardrail_llama_index import MiniLMEmbedding  # noqa: E402
 
-DATA = Path("/work/shared/data/halueval/qa_dev.jsonl")
-N_RECORDS = 20
 
 
 class ScriptedLLM(CustomLLM):
@@ -98,12 +95,9 @@ class ScriptedLLM(CustomLLM):
 
 
 @pytest.fixture(scope="session")
-def records() -> list[dict[str, str]]:
-    """The first HaluEval QA dev records (skips the tests when the data is absent)."""
-    if not DATA.is_file():
-        pytest.skip(f"HaluEval QA data not found at {DATA}")
-    with DATA.open(encoding="utf-8") as fh:
-        return [json.loads(next(fh)) for _ in range(N_RECORDS)]
+def records(halueval_qa_records: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The first 20 HaluEval QA dev records, shipped in examples/data/ (missing data fails)."""
+    return halueval_qa_records
 
 
 @pytest.fixture(scope="session")
