@@ -65,8 +65,9 @@ class GuardConfig(BaseModel):
         Longer contexts (all passages together) make the guard abstain (default 250,000,
         about 40k words: parsing costs about 10 ms per 100 words on 2 CPU cores).
     max_answer_chars : int
-        Longer answers make the guard abstain (default 10,000: judging costs grow with
-        the answer's graph, about 13 s for 10,000 characters on 2 CPU cores).
+        Longer answers make the guard abstain (default 5,000, about 800 words: judging
+        costs grow with the answer's graph, 13 to 30 s for 10,000 characters on 2 busy
+        CPU cores; the longest dev answer has 1,400).
     max_passages : int
         More passages make the guard abstain (default 1,000).
     """
@@ -83,7 +84,7 @@ class GuardConfig(BaseModel):
     node_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     veto: dict[str, float] = Field(default_factory=dict)
     max_context_chars: int = Field(default=250_000, ge=1)
-    max_answer_chars: int = Field(default=10_000, ge=1)
+    max_answer_chars: int = Field(default=5_000, ge=1)
     max_passages: int = Field(default=1_000, ge=1)
 
     @model_validator(mode="after")

@@ -32,7 +32,7 @@ _TOKEN = re.compile(r"\S+")
 #: (measured in ``benchmarks/results/robustness.md``: inputs within them are judged in
 #: under 30 s and 2 GB on 2 CPU cores).
 MAX_CONTEXT_CHARS = 250_000
-MAX_ANSWER_CHARS = 10_000
+MAX_ANSWER_CHARS = 5_000
 MAX_PASSAGES = 1_000
 
 #: Texts of at least this many tokens are checked for degeneracy.

@@ -62,7 +62,7 @@ def test_long_answer_abstains_before_parsing_and_limits_come_from_the_config() -
     assert "max_answer_chars=20" in g.check("x" * 21, CONTEXT[:1]).abstain_reason
     assert "max_passages=1" in g.check(GOOD[:20], CONTEXT).abstain_reason
     assert ext.batches == []
-    assert GuardConfig().max_passages == 1_000 and GuardConfig().max_answer_chars == 10_000
+    assert GuardConfig().max_passages == 1_000 and GuardConfig().max_answer_chars == 5_000
 
 
 def test_check_many_never_parses_an_oversize_item() -> None:

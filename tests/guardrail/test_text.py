@@ -76,8 +76,8 @@ def test_size_limits_are_checked_on_lengths_before_copying():
     assert "max_passages=3" in size_reason("a", [("s", "r", "o")] * 4, max_passages=3)
     assert "max_context_chars=5" in size_reason("a", [("abc", "r", "ob")], max_context_chars=5)
     assert size_reason(None, 5) == ""  # types are validate_input's business
-    v = validate_input("a" * 10_001, ["c"])
-    assert "max_answer_chars=10000" in v.abstain_reason and v.answer == "" and v.contexts == ()
+    v = validate_input("a" * 5_001, ["c"])
+    assert "max_answer_chars=5000" in v.abstain_reason and v.answer == "" and v.contexts == ()
     assert "max_passages=1000" in validate_input("a", ["p"] * 1_001).abstain_reason
 
 
