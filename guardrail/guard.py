@@ -416,8 +416,8 @@ class Guard:
         return await asyncio.to_thread(self.check, answer, contexts, question, id=id, log=log)
 
     async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
-        """Async :meth:`check_many` (one worker thread for the whole batch)."""
-        return await asyncio.to_thread(self.check_many, list(items))
+        """Async :meth:`check_many` (one worker thread for the whole batch; same errors)."""
+        return await asyncio.to_thread(self.check_many, items)
 
 
 def _open_sinks(log: Any) -> list[Any]:

@@ -258,3 +258,9 @@ def test_kea_uses_triple_support_from_any_detector() -> None:
         NodeSupport(node_id=t.subject.id, support=0.9), NodeSupport(node_id=t.object.id, support=0.2)))
     assert triple_support(claim[:1], [by_nodes]) == [pytest.approx(0.2)]
     assert triple_support(claim, [DetectorOutput(name="x", score=0.1)]) is None
+
+
+@pytest.mark.parametrize("items", [None, 5, "answer"])
+async def test_acheck_many_raises_the_same_typed_errors(items) -> None:
+    with pytest.raises(InvalidInputError):
+        await Guard(extractor=CountingExtractor()).acheck_many(items)
