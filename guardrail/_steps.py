@@ -7,12 +7,13 @@ building abstentions.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
+from guardrail.aggregate import combine_node_support
 from guardrail.config import GuardConfig
 from guardrail.detectors import AlignmentInput
-from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph, Node
+from guardrail.types import DetectorOutput, FlaggedNode, GuardResult, KnowledgeGraph, Node
 
 __all__ = ["PREFETCH_CONTEXT_MAX", "prefetch_embeddings", "abstain", "flag_nodes", "with_source"]
 
@@ -51,11 +52,31 @@ def abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all:
                        timings=timings, total_ms=_ms(t_all), **base)
 
 
-def flag_nodes(claim: KnowledgeGraph, support: Mapping[str, Any], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
-    scored = [(n, support[n.id]) for n in claim.nodes if n.id in support]
-    low = [(n, s) for n, s in scored if s.support < cfg.node_threshold]
-    if not low and scored:  # answer failed but every node clears the bar: flag the weakest
-        low = [min(scored, key=lambda p: p[1].support)]
+def flag_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
+    """Answer nodes of a failed answer whose support is below ``cfg.node_threshold``.
+
+    With ``cfg.node_source`` (e.g. ``"verifier"``), that detector's node support alone
+    decides, and when it finds every claim supported (the answer failed on another
+    detector or a veto) the nodes the ``entity`` detector finds ungrounded are flagged;
+    nothing else is. Without it, node supports of all detectors are averaged
+    (:func:`~guardrail.aggregate.combine_node_support`) and the weakest node is flagged
+    when none falls below the bar.
+    """
+    by_name = {o.name: o for o in outputs}
+    if cfg.node_source is not None and cfg.node_source in by_name:
+        support = {s.node_id: s for s in by_name[cfg.node_source].node_support}
+        low = [(n, support[n.id]) for n in claim.nodes
+               if n.id in support and support[n.id].support < cfg.node_threshold]
+        if not low and "entity" in by_name:
+            ent = {s.node_id: s for s in by_name["entity"].node_support}
+            low = [(n, ent[n.id]) for n in claim.nodes if n.id in ent and n.kind not in ("NOUN", "TOKEN")
+                   and ent[n.id].support < cfg.node_threshold]
+    else:
+        combined = combine_node_support(outputs, cfg)
+        scored = [(n, combined[n.id]) for n in claim.nodes if n.id in combined]
+        low = [(n, s) for n, s in scored if s.support < cfg.node_threshold]
+        if not low and scored:  # answer failed but every node clears the bar: flag the weakest
+            low = [min(scored, key=lambda p: p[1].support)]
     low.sort(key=lambda p: p[0].span.start if p[0].span else 0)
     return tuple(
         FlaggedNode(node_id=n.id, text=n.text, span=n.span, support=s.support,

@@ -2,8 +2,9 @@
 
 A :class:`GuardConfig` is a frozen pydantic model, loaded from and saved to JSON
 (``kg-guardrail calibrate`` writes one, ``kg-guardrail check --config`` reads one).
-Two calibrated configs ship with the package (``short`` for QA/dialogue answers,
-``long`` for summaries); :func:`select_config` picks one from the input's shape.
+One calibrated config ships with the package, ``default``: the claim verifier (plus
+whatever the calibration on the dev tune split kept), one threshold for every kind of
+input (QA, dialogue, summaries, plain RAG answers), no routing on the input's shape.
 """
 
 from __future__ import annotations
@@ -24,14 +25,7 @@ __all__ = [
     "save_config",
     "default_config",
     "shipped_configs",
-    "select_config",
-    "LONG_FORM_MIN_CONTEXT_WORDS",
 ]
-
-#: In ``auto`` mode, inputs without a question whose context has at least this many
-#: words use the ``long`` config (e.g. a summary of a document).
-LONG_FORM_MIN_CONTEXT_WORDS = 150
-
 
 class GuardConfig(BaseModel):
     """Detectors, aggregation rule, weights and thresholds of a :class:`~guardrail.Guard`.
@@ -61,6 +55,11 @@ class GuardConfig(BaseModel):
         detectors run even when not in ``detectors`` and are not part of the fit. The
         shipped configs veto on ``entity`` at 0.3: an answer with about one in three
         of its named entities and numbers absent from the context is flagged.
+    node_source : str or None
+        Name of the detector whose per-node support alone defines the flagged nodes
+        (the shipped config uses ``"verifier"``: only nodes inside claims the verifier
+        finds unsupported are flagged, and never the "weakest" node of an answer whose
+        claims it all supports). ``None`` averages the node support of every detector.
     max_context_chars : int
         Longer contexts (all passages together) make the guard abstain (default 250,000,
         about 40k words: parsing costs about 10 ms per 100 words on 2 CPU cores).
@@ -83,6 +82,7 @@ class GuardConfig(BaseModel):
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     node_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     veto: dict[str, float] = Field(default_factory=dict)
+    node_source: str | None = None
     max_context_chars: int = Field(default=250_000, ge=1)
     max_answer_chars: int = Field(default=5_000, ge=1)
     max_passages: int = Field(default=1_000, ge=1)
@@ -108,7 +108,8 @@ def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:
     Parameters
     ----------
     source : str, Path or dict
-        A path to a JSON file, the name of a shipped config (``"short"``, ``"long"``),
+        A path to a JSON file, the name of a shipped config (``"default"``; the former
+        ``"short"`` and ``"long"`` are aliases of it),
         or an already-parsed mapping.
 
     Raises
@@ -122,8 +123,8 @@ def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:
     else:
         path = Path(source)
         where = str(path)
-        if not path.exists() and str(source) in _SHIPPED:
-            return shipped_configs()[str(source)]
+        if not path.exists() and str(source) in _SHIPPED + tuple(_ALIASES):
+            return shipped_configs()[_ALIASES.get(str(source), str(source))]
         if not path.is_file():
             raise ConfigError(f"config file not found: {where!r}")
         try:
@@ -144,7 +145,9 @@ def save_config(config: GuardConfig, path: str | Path) -> Path:
     return p
 
 
-_SHIPPED = ("short", "long")
+_SHIPPED = ("default",)
+#: Names of the configs shipped before the claim verifier; they now load ``default``.
+_ALIASES = {"short": "default", "long": "default"}
 _CACHE: dict[str, GuardConfig] = {}
 
 
@@ -154,7 +157,7 @@ def shipped_configs() -> dict[str, GuardConfig]:
     Returns
     -------
     dict
-        ``{"short": ..., "long": ...}``; a config file that is missing from the
+        ``{"default": ...}``; a config file that is missing from the
         installed package falls back to :func:`default_config`.
     """
     if not _CACHE:
@@ -171,30 +174,3 @@ def shipped_configs() -> dict[str, GuardConfig]:
 def default_config() -> GuardConfig:
     """An uncalibrated config: grounding and WL kernel, mean aggregation, threshold 0.5."""
     return GuardConfig()
-
-
-def select_config(
-    configs: dict[str, GuardConfig], *, question: str | None, context_words: int
-) -> GuardConfig:
-    """Pick the shipped config that fits the input's shape (``auto`` mode).
-
-    An input without a question whose context has at least
-    :data:`LONG_FORM_MIN_CONTEXT_WORDS` words (a summary of a document) uses
-    ``configs["long"]``; everything else (question answering, dialogue) uses
-    ``configs["short"]``.
-
-    The rule reads only the question and the context, never the answer: two answers to
-    the same input are always judged by the same config, on the same score scale.
-
-    Parameters
-    ----------
-    configs : dict of str to GuardConfig
-        Holds ``"short"`` and ``"long"`` (else the first config is used).
-    question : str or None
-        The question, if any (blank counts as none).
-    context_words : int
-        Number of whitespace-separated words in all passages together (>= 0).
-    """
-    has_question = bool(question and question.strip())
-    key = "long" if not has_question and context_words >= LONG_FORM_MIN_CONTEXT_WORDS else "short"
-    return configs.get(key) or next(iter(configs.values()))

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from guardrail._steps import abstain, flag_nodes, prefetch_embeddings, with_source
-from guardrail.aggregate import aggregate, combine_node_support
-from guardrail.config import GuardConfig, load_config, select_config, shipped_configs
+from guardrail.aggregate import aggregate
+from guardrail.config import GuardConfig, load_config, shipped_configs
 from guardrail.contexts import ContextInput, split_context_input
 from guardrail.detectors import AlignmentInput, Detector, build_detectors
 from guardrail.encoder import TextEncoder, shared_encoder
@@ -45,9 +45,9 @@ class Guard:
     Parameters
     ----------
     config : GuardConfig, str, Path or "auto"
-        ``"auto"`` (default) uses the shipped calibrated configs and picks ``short``
-        or ``long`` per input (:func:`~guardrail.config.select_config`); a name
-        (``"short"``/``"long"``), a path to a JSON config, or a config object.
+        ``"auto"`` (default) or ``"default"``: the shipped calibrated config (claim
+        verifier, one threshold for every kind of input); a path to a JSON config, or a
+        config object.
     extractor : Extractor or None
         Triple extractor; default the spaCy extractor.
     detectors : sequence of Detector or None
@@ -141,13 +141,8 @@ class Guard:
         return dict(self._configs)
 
     def config_for(self, contexts: object = (), question: object = None) -> GuardConfig:
-        """The config used for an input (in ``auto`` mode it depends on the question and
-        the context length, see :func:`~guardrail.config.select_config`)."""
-        if self._auto:
-            texts = [contexts] if isinstance(contexts, str) else contexts
-            words = sum(len(c.split()) for c in texts if isinstance(c, str)) if isinstance(texts, (list, tuple)) else 0
-            q = question if isinstance(question, str) else None
-            return select_config(self._configs, question=q, context_words=words)
+        """The config used for an input: the guard's one config, whatever the input's
+        shape (the arguments are kept for backward compatibility and ignored)."""
         return next(iter(self._configs.values()))
 
     def detectors_for(self, config: GuardConfig) -> list[Detector]:
@@ -292,7 +287,7 @@ class Guard:
         if any(scores.get(name, 0.0) >= limit for name, limit in cfg.veto.items()):
             score = max(score, cfg.threshold)  # a veto flags the answer whatever the aggregate
         passed = score < cfg.threshold
-        flagged = () if passed else flag_nodes(item.claim_graph, combine_node_support(outputs, cfg), cfg)
+        flagged = () if passed else flag_nodes(item.claim_graph, outputs, cfg)
         t0 = time.perf_counter()
         from guardrail.align import select_relations
 

@@ -129,7 +129,7 @@ def main() -> None:
         seen_tokens += int(x["attention_mask"].sum())
         step += 1
         el = time.time() - t_start
-        if step == 60:  # fit the schedule to the time budget
+        if step == 200:  # fit the schedule to the time budget
             per_step = el / step
             feasible = int(budget / per_step)
             if feasible < total[0]:

@@ -25,6 +25,8 @@ DETECTORS: dict[str, str] = {
     "lexical_worst": "guardrail.detectors.support:WorstSentenceLexicalDetector",
     "sentence": "guardrail.detectors.support:SentenceSupportDetector",
     "novelty": "guardrail.detectors.novelty:NoveltyDetector",
+    "kg_guard": "guardrail.detectors.kg_guard:KGGuardDetector",
+    "verifier": "guardrail.detectors.verifier:VerifierDetector",
 }
 
 
