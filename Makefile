@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,dev]'
+	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,kg-guard,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
