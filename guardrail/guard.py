@@ -235,8 +235,8 @@ class Guard:
         too_big = size_reason(answer, contexts, **self._limits())
         if too_big:
             cfg = self.config_for((), question)
-            base = {"answer": answer, "id": id, "question": question, "config": cfg.name,
-                    "threshold": cfg.threshold}
+            base = {"answer": clean_text(answer), "id": id, "config": cfg.name, "threshold": cfg.threshold,
+                    "question": None if question is None else clean_text(question)}
             timings["validate"] = _ms(t0)
             return self._finish(abstain(base, too_big, timings, t_all), (), log)
         texts, given_graph = split_context_input(contexts)

@@ -172,7 +172,7 @@ def validate_input(
     -------
     ValidatedInput
         With ``abstain_reason`` set for empty/whitespace answer or context, oversize
-        input (checked on lengths, before any text is copied; the texts are then left
+        input (checked on lengths, before any context is copied; ``contexts`` is then
         empty), degenerate text (see :func:`is_degenerate`), or non-English text.
 
     Raises
@@ -195,8 +195,9 @@ def validate_input(
         _check_str(question, "question")
     too_big = size_reason(answer, ctx_list, max_context_chars=max_context_chars,
                           max_answer_chars=max_answer_chars, max_passages=max_passages)
-    if too_big:
-        return ValidatedInput("", (), None, too_big)
+    if too_big:  # the contexts are neither copied nor kept
+        q = None if question is None else clean_text(question)  # type: ignore[arg-type]
+        return ValidatedInput(clean_text(answer), (), q, too_big)  # type: ignore[arg-type]
     ans = clean_text(answer)  # type: ignore[arg-type]
     ctxs = tuple(clean_text(c) for c in ctx_list)  # type: ignore[arg-type]
     q = None if question is None else clean_text(question)  # type: ignore[arg-type]

@@ -264,3 +264,9 @@ def test_kea_uses_triple_support_from_any_detector() -> None:
 async def test_acheck_many_raises_the_same_typed_errors(items) -> None:
     with pytest.raises(InvalidInputError):
         await Guard(extractor=CountingExtractor()).acheck_many(items)
+
+
+def test_oversize_abstain_keeps_the_cleaned_answer_and_question() -> None:
+    r = Guard(extractor=CountingExtractor()).check("Paris\udfff.", ["x" * 300_000], "Where\x00?")
+    assert r.abstained and r.answer == "Paris\ufffd." and r.question == "Where ?"
+    r.to_json()  # serialisable

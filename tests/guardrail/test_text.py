@@ -77,7 +77,7 @@ def test_size_limits_are_checked_on_lengths_before_copying():
     assert "max_context_chars=5" in size_reason("a", [("abc", "r", "ob")], max_context_chars=5)
     assert size_reason(None, 5) == ""  # types are validate_input's business
     v = validate_input("a" * 5_001, ["c"])
-    assert "max_answer_chars=5000" in v.abstain_reason and v.answer == "" and v.contexts == ()
+    assert "max_answer_chars=5000" in v.abstain_reason and v.answer == "a" * 5_001 and v.contexts == ()
     assert "max_passages=1000" in validate_input("a", ["p"] * 1_001).abstain_reason
 
 
