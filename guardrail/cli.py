@@ -72,11 +72,11 @@ def _error_row(line: InputLine) -> dict[str, Any]:
     return {"id": line.id, "line": line.line, "error": line.error}
 
 
-def _check_batch(guard: Guard, batch: Sequence[InputLine]) -> list[dict[str, Any]]:
+def _check_batch(guard: Guard, batch: Sequence[InputLine], compact: bool = True) -> list[dict[str, Any]]:
     todo = [ln for ln in batch if ln.item is not None]
     try:
         results = guard.check_many([ln.item for ln in todo if ln.item is not None])
-        by_line = {ln.line: r.to_dict(compact=True) for ln, r in zip(todo, results)}
+        by_line = {ln.line: r.to_dict(compact=compact) for ln, r in zip(todo, results)}
     except Exception:  # isolate the item that failed (any exception: one line never aborts the run)
         by_line = {}
         for ln in todo:
@@ -84,7 +84,7 @@ def _check_batch(guard: Guard, batch: Sequence[InputLine]) -> list[dict[str, Any
             try:
                 it = ln.item
                 by_line[ln.line] = guard.check(it["answer"], it["context"], it["question"],
-                                               id=it["id"]).to_dict(compact=True)
+                                               id=it["id"]).to_dict(compact=compact)
             except GuardrailError as exc:
                 ln.error = f"{type(exc).__name__}: {exc}"
             except Exception as exc:  # a bug or an unexpected input: record it, judge the rest
@@ -94,12 +94,14 @@ def _check_batch(guard: Guard, batch: Sequence[InputLine]) -> list[dict[str, Any
 
 
 def run_guard(
-    guard: Guard, lines: Sequence[InputLine], batch_size: int = 32, progress: bool | None = None
+    guard: Guard, lines: Sequence[InputLine], batch_size: int = 32, progress: bool | None = None,
+    compact: bool = True,
 ) -> Iterator[tuple[InputLine, dict[str, Any]]]:
     """Check every line in order, yielding ``(line, result_or_error_dict)``.
 
     A rich progress bar is drawn on stderr when ``progress`` is True, or when it is
-    None and stderr is a terminal or there are more than 50 lines.
+    None and stderr is a terminal or there are more than 50 lines. ``compact=False``
+    keeps the claim and context graphs in the results.
     """
     show = progress if progress is not None else (err_console.is_terminal or len(lines) > 50)
     bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -108,7 +110,7 @@ def run_guard(
         task = bar.add_task("check", total=len(lines))
         for start in range(0, len(lines), max(1, batch_size)):
             batch = lines[start : start + batch_size]
-            yield from zip(batch, _check_batch(guard, batch))
+            yield from zip(batch, _check_batch(guard, batch, compact))
             bar.advance(task, len(batch))
 
 
