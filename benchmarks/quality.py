@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import platform
 import statistics
 import sys
@@ -97,17 +98,20 @@ def run_guard(guard: Guard, items: Sequence[dict[str, Any]]) -> list[GuardResult
     return guard.check_many(rows)
 
 
-def score_all(data: dict[str, dict[str, list[dict[str, Any]]]], extractor: Extractor) -> dict[str, Any]:
-    """Run every candidate detector on every item; return a JSON-able cache of scores."""
-    guard = Guard(GuardConfig(name="candidates", detectors=CANDIDATES), extractor=extractor)
-    out: dict[str, Any] = {}
+def score_all(data: dict[str, dict[str, list[dict[str, Any]]]], extractor: Extractor,
+              detectors: Sequence[str], previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run ``detectors`` on every item; merge their scores into ``previous`` (same items)."""
+    guard = Guard(GuardConfig(name="candidates", detectors=list(detectors)), extractor=extractor)
+    out: dict[str, Any] = previous or {}
     for name, parts in data.items():
-        out[name] = {}
+        out.setdefault(name, {})
         for part, items in parts.items():
             t0 = time.perf_counter()
             res = run_guard(guard, items)
+            old = {r["id"]: r for r in out[name].get(part, [])}
             out[name][part] = [{"id": it["id"], "label": it["label"], "abstained": r.abstained,
-                                "scores": r.detector_scores} for it, r in zip(items, res)]
+                                "scores": {**old.get(it["id"], {}).get("scores", {}), **r.detector_scores}}
+                               for it, r in zip(items, res)]
             print(f"scored {name}/{part}: {len(items)} items in {time.perf_counter() - t0:.0f}s", flush=True)
     return out
 
@@ -251,17 +255,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--calibrate", action="store_true", help="fit and write the shipped default config")
     ap.add_argument("--reuse-scores", action="store_true", help="reuse quality_scores.json")
     ap.add_argument("--no-tune-report", action="store_true", help="skip the tune-split report")
+    ap.add_argument("--detectors", default=",".join(CANDIDATES),
+                    help="comma-separated detectors to score (merged into an existing score cache)")
+    ap.add_argument("--scores-only", action="store_true", help="stop after scoring")
     args = ap.parse_args(argv)
     RESULTS.mkdir(parents=True, exist_ok=True)
     long_limit = args.long_limit if args.long_limit is not None else args.limit
     data = load_items(args.limit, long_limit)
     extractor = MemoExtractor(SpacyExtractor())
+    memo = RESULTS / ".extract_memo.pkl"  # parsed graphs, so later runs skip spaCy (not committed)
+    if memo.is_file():
+        extractor.memo = pickle.loads(memo.read_bytes())
     cache = RESULTS / "quality_scores.json"
-    if args.reuse_scores and cache.is_file():
-        scores = json.loads(cache.read_text(encoding="utf-8"))
+    previous = json.loads(cache.read_text(encoding="utf-8")) if cache.is_file() else None
+    if args.reuse_scores and previous is not None:
+        scores = previous
     else:
-        scores = score_all(data, extractor)
+        scores = score_all(data, extractor, args.detectors.split(","), previous)
         cache.write_text(json.dumps(scores), encoding="utf-8")
+        memo.write_bytes(pickle.dumps(extractor.memo))
+    if args.scores_only:
+        return 0
     if args.calibrate:
         fit_default(scores)
     report: dict[str, Any] = {

@@ -156,9 +156,12 @@ class Guard:
             return self._detectors[config.name]
 
     def warm_up(self) -> "Guard":
-        """Load the models now (spaCy, MiniLM) instead of on the first check."""
+        """Load the models now (spaCy, MiniLM, the claim verifier) instead of on the first
+        check, by checking one tiny answer (not logged)."""
         self.extractor.extract("Warm up the parser.")
         self.encoder.encode(["warm up"])
+        self.check("The guard was warmed up in 2026.", ["The guard was warmed up in 2026 by its owner."],
+                   "When was the guard warmed up?", log=False)
         return self
 
     # ------------------------------------------------------------- extraction

@@ -325,7 +325,20 @@ class KEAExplainer(Explainer):
         if f.node_id in by_node:
             pair, ev = by_node[f.node_id]
             return f"the answer says {_clause(item, pair.claim)}; the context says {ev}"
+        claim = _claim_sentence(item.answer, f)
         if f.evidence:
-            return (f"the answer mentions '{f.text}', which the context does not support; "
+            return (f"the answer's claim '{claim}' is not supported by the context at '{f.text}'; "
                     f"the closest context evidence is '{f.evidence}'")
-        return f"the answer mentions '{f.text}', which the context does not mention"
+        return f"the answer's claim '{claim}' mentions '{f.text}', which the context does not mention"
+
+
+def _claim_sentence(answer: str, f: FlaggedNode) -> str:
+    """The answer sentence holding the flagged node (the unsupported claim), else the node."""
+    if f.span is None:
+        return f.text
+    from guardrail.text import split_sentences
+
+    for s, e in split_sentences(answer):
+        if s <= f.span.start < e:
+            return answer[s:e]
+    return f.text

@@ -164,7 +164,7 @@ class ClaimVerifier:
         for b in range(0, len(order), self.batch_size):
             ids = order[b:b + self.batch_size]
             x = self._tok([pairs[i][0] for i in ids], [pairs[i][1] for i in ids], truncation="only_first",
-                          max_length=MAX_LENGTH, padding=True, return_tensors="pt")
+                          max_length=MAX_LENGTH, padding=True, pad_to_multiple_of=16, return_tensors="pt")
             with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
                 logits = self._model(**x).logits.float().squeeze(-1)
             probs[ids] = torch.sigmoid(logits).numpy()

@@ -5,14 +5,7 @@ import json
 import pydantic
 import pytest
 
-from guardrail.config import (
-    LONG_FORM_MIN_CONTEXT_WORDS,
-    GuardConfig,
-    load_config,
-    save_config,
-    select_config,
-    shipped_configs,
-)
+from guardrail.config import GuardConfig, load_config, save_config, shipped_configs
 from guardrail.errors import ConfigError
 
 
@@ -41,22 +34,17 @@ def test_missing_and_malformed_files(tmp_path):
         load_config(bad)
 
 
-def test_shipped_configs_load_and_are_calibrated():
+def test_one_shipped_default_config_with_the_verifier():
     cfgs = shipped_configs()
-    assert set(cfgs) == {"short", "long"}
-    for name, cfg in cfgs.items():
-        assert cfg.name == name and cfg.aggregation == "logistic" and set(cfg.weights) == set(cfg.detectors)
-        assert 0.0 <= cfg.threshold <= 1.0 and cfg.veto == {"entity": 0.3}
-        assert load_config(name) == cfg
-
-
-def test_select_config_reads_question_and_context_only():
-    cfgs = {"short": GuardConfig(name="short"), "long": GuardConfig(name="long")}
-    n = LONG_FORM_MIN_CONTEXT_WORDS
-    assert select_config(cfgs, question=None, context_words=n).name == "long"
-    assert select_config(cfgs, question="  ", context_words=n).name == "long"
-    assert select_config(cfgs, question=None, context_words=n - 1).name == "short"
-    assert select_config(cfgs, question="Who?", context_words=10 * n).name == "short"
+    assert set(cfgs) == {"default"}
+    cfg = cfgs["default"]
+    assert cfg.name == "default" and cfg.aggregation == "logistic" and set(cfg.weights) == set(cfg.detectors)
+    assert "verifier" in cfg.detectors and cfg.node_source == "verifier"
+    assert cfg.weights["verifier"] > 0  # less support -> higher hallucination score
+    assert not {d for d in cfg.detectors if d.startswith("novelty")}  # no copy-rewarding detectors
+    assert 0.0 < cfg.threshold < 1.0
+    assert load_config("default") == cfg
+    assert load_config("short") == load_config("long") == cfg  # former names are aliases
 
 
 def test_config_is_frozen():

@@ -37,13 +37,11 @@ def test_supported_answer_passes_and_contradicted_one_is_flagged(guard: Guard) -
     assert set(bad.detector_scores) == set(cfg.detectors) | set(cfg.veto)
 
 
-def test_two_answers_to_one_input_share_a_config(guard: Guard) -> None:
+def test_every_input_shape_uses_the_one_default_config(guard: Guard) -> None:
     long_ctx = [" ".join(CONTEXT) * 8]
     short_sum = "Apple was founded in 1976."
-    long_sum = short_sum + " " + " ".join(["It makes phones and computers in many countries."] * 6)
-    a, b = guard.check(short_sum, long_ctx), guard.check(long_sum, long_ctx)
-    assert a.config == b.config == "long"
-    assert guard.check(short_sum, long_ctx, "When?").config == "short"
+    a, b = guard.check(short_sum, long_ctx), guard.check(short_sum, CONTEXT, "When?")
+    assert a.config == b.config == "default"
 
 
 def test_result_is_immutable_and_round_trips_json(guard: Guard) -> None:

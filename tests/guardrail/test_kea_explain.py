@@ -66,7 +66,20 @@ def test_sentence_for_entity_the_context_does_not_mention():
     claim = KnowledgeGraph(nodes=(node("-1:0", "Tom Hanks", "PERSON"),), texts=("Tom Hanks",))
     item = AlignmentInput("Tom Hanks", apple_context().texts, None, claim, KnowledgeGraph(nodes=(node("0:0", "1976", "DATE", 0, 0),), texts=apple_context().texts), FakeEncoder())
     _, flagged = _flag(item, "-1:0")
-    assert flagged[0].reason == "the answer mentions 'Tom Hanks', which the context does not mention"
+    assert flagged[0].reason == "the answer's claim 'Tom Hanks' mentions 'Tom Hanks', which the context does not mention"
+
+
+def test_reason_names_the_unsupported_claim_and_its_evidence():
+    answer = "Apple makes phones. Apple was founded by Tom Hanks."
+    n = node("-1:39", "Tom Hanks", "PERSON", -1, 39)
+    claim = KnowledgeGraph(nodes=(n,), texts=(answer,))
+    item = AlignmentInput(answer, apple_context().texts, None, claim,
+                          KnowledgeGraph(nodes=(node("0:0", "1976", "DATE", 0, 0),), texts=apple_context().texts),
+                          FakeEncoder())
+    f = FlaggedNode(node_id="-1:39", text="Tom Hanks", span=n.span, support=0.1, evidence="Apple was founded in 1976.")
+    _, out = KEAExplainer().explain(item, [], [f])
+    assert out[0].reason == ("the answer's claim 'Apple was founded by Tom Hanks.' is not supported by the context "
+                             "at 'Tom Hanks'; the closest context evidence is 'Apple was founded in 1976.'")
 
 
 def test_nothing_flagged():

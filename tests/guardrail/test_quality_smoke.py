@@ -25,7 +25,7 @@ def test_shipped_guard_on_dev_items(guard, name):
     assert len(results) == len(items)
     for r in results:
         assert 0.0 <= r.score <= 1.0
-        assert r.config in ("short", "long")
+        assert r.config == "default"
         if not r.passed and not r.abstained:
             assert r.explanation.summary
             assert all(f.reason for f in r.flagged_nodes)
