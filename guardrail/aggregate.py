@@ -16,7 +16,7 @@ from guardrail.config import GuardConfig
 from guardrail.errors import InvalidInputError
 from guardrail.types import DetectorOutput, NodeSupport
 
-__all__ = ["aggregate", "combine_node_support", "calibrate", "best_threshold", "macro_threshold"]
+__all__ = ["aggregate", "final_score", "combine_node_support", "calibrate", "best_threshold", "macro_threshold"]
 
 
 def _sigmoid(x: float) -> float:
@@ -59,6 +59,31 @@ def aggregate(scores: Mapping[str, float], config: GuardConfig) -> float:
         return min(1.0, max(0.0, sum(w * v for w, v in zip(ws, vals)) / total))
     z = config.bias + sum(config.weights.get(d, 0.0) * v for d, v in zip(config.detectors, vals))
     return _sigmoid(z)
+
+
+def final_score(scores: Mapping[str, float], config: GuardConfig) -> float:
+    """The answer's hallucination score as the guard decides on it: :func:`aggregate`,
+    raised to ``config.threshold`` when a veto detector reaches its limit.
+
+    The guard, :func:`calibrate`'s threshold search and the CLI's metrics all use this one
+    function, so thresholds are fitted on the function that is applied.
+
+    Parameters
+    ----------
+    scores : mapping of str to float
+        Detector name to score in ``[0, 1]`` (configured and veto detectors).
+    config : GuardConfig
+        Aggregation rule, threshold and ``veto`` limits.
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``; the answer is flagged when it is ``>= config.threshold``.
+    """
+    score = aggregate(scores, config)
+    if any(scores.get(name, 0.0) >= limit for name, limit in config.veto.items()):
+        score = max(score, config.threshold)
+    return score
 
 
 def combine_node_support(
@@ -193,6 +218,8 @@ def calibrate(
         }
     )
     probs = [aggregate(dict(r), cfg) for r in score_rows]
+    vetoed = [any(r.get(k, 0.0) >= v for k, v in cfg.veto.items()) for r in score_rows]
+    probs = [1.0 if v else p for p, v in zip(probs, vetoed)]  # a vetoed answer is flagged at any threshold
     if groups is None:
         return cfg.model_copy(update={"threshold": best_threshold(probs, labels)})
     return cfg.model_copy(update={"threshold": macro_threshold(probs, labels, groups, targets=targets)})

@@ -4,11 +4,13 @@ Commands::
 
     kg-guardrail check INPUT.jsonl --out RESULTS.jsonl [--log FLAGGED.jsonl|.sqlite]
                  [--config short|long|FILE] [--metrics M.json] [--batch-size N]
-    kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base short|long|FILE]
+                 [--report REPORT.html] [--graphs] [--engine local|ray] [--num-cpus N]
+    kg-guardrail report RESULTS.jsonl --out REPORT.html [--input INPUT.jsonl]
+    kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base default|FILE]
     kg-guardrail log show FLAGGED [--limit N]
     kg-guardrail log stats FLAGGED
     kg-guardrail convert DATASET --out FILE.jsonl [--limit N] [--split tune|val|all]
-    kg-guardrail demo [--limit N]
+    kg-guardrail demo [--limit N] [--report REPORT.html]
 
 Input lines are ``{"id"?, "question"?, "context": str | [str], "answer", "label"?}``.
 Exit status: 0 on success, 1 when some input lines were malformed or could not be
@@ -155,20 +157,31 @@ def check(
     config: Annotated[str | None, typer.Option(help="short, long, or a config JSON (default: auto).")] = None,
     metrics: Annotated[Path | None, typer.Option(help="Write metrics JSON here (needs labels).")] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Items per check_many batch.")] = 32,
+    report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,
+    graphs: Annotated[bool, typer.Option("--graphs", help="Keep claim and context graphs in --out.")] = False,
+    engine: Annotated[str, typer.Option(help="local (one process) or ray (Ray Data, 'ray' extra).")] = "local",
+    num_cpus: Annotated[int | None, typer.Option(min=1, help="Ray workers (default: all CPUs).")] = None,
+    ray_address: Annotated[str | None, typer.Option(help="Existing Ray cluster: auto, ray://host:10001.")] = None,
 ) -> None:
     """Check every answer of INPUT against its context; write compact results to --out."""
     from guardrail.cli_render import metrics_table
+    from guardrail.cli_scale import RayCounter, ray_stream
     from guardrail.metrics import result_metrics
 
+    _require_extras(engine, report)
     lines = read_items(input)
     sink = _open_log(log)
     guard = _guard_or_exit(config, sink)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
+    keep = graphs or report is not None
+    workers = RayCounter()
+    stream = run_guard(guard, lines, batch_size, compact=not keep) if engine == "local" else ray_stream(
+        lines, config, log, batch_size, num_cpus, ray_address, not keep, workers)
     try:
         with out.open("w", encoding="utf-8") as fh:
-            for ln, row in run_guard(guard, lines, batch_size):
-                fh.write(_json_line(row))
+            for ln, row in stream:
+                fh.write(_json_line(row if graphs else {k: v for k, v in row.items() if k not in _GRAPHS}))
                 rows.append((ln, row))
     finally:
         if sink is not None:
@@ -191,21 +204,64 @@ def check(
         err_console.print(f"[red]{len(guard.unlogged) + dropped} record(s) could not be written to "
                           f"{markup(log)}[/red]" + (f" ({dropped} of them dropped from memory)" if dropped else ""),
                           highlight=False)
-    if n_bad or guard.unlogged:
+    if workers.unlogged:
+        err_console.print(f"[red]{workers.unlogged} record(s) could not be written to {markup(log)} by the Ray "
+                          "workers[/red]", highlight=False)
+    if report is not None:
+        _write_report(report, rows, input)
+    if n_bad or guard.unlogged or workers.unlogged:
         raise typer.Exit(1)
+
+
+_GRAPHS = ("claim_graph", "context_graph")
+
+
+def _require_extras(engine: str, report: Path | None) -> None:
+    from guardrail.cli_scale import check_extras
+
+    try:
+        check_extras(engine, report)
+    except (ValueError, ImportError) as exc:
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def _write_report(path: Path, rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Path) -> None:
+    from guardrail.cli_scale import write_pairs_report
+
+    err_console.print(f"report -> {markup(write_pairs_report(path, rows, source))}", highlight=False)
+
+
+@app.command()
+def report(
+    results: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Results JSONL from check.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the HTML report.")],
+    input: Annotated[Path | None, typer.Option("--input", exists=True, dir_okay=False,
+                                               help="The check input, joined by id (contexts, labels).")] = None,
+    title: Annotated[str | None, typer.Option(help="Page title.")] = None,
+    max_graphs: Annotated[int, typer.Option(min=0, help="Draw graph pictures for at most N items.")] = 300,
+) -> None:
+    """Write a self-contained HTML report of check results (needs the 'report' extra)."""
+    from guardrail.report import report_from_files
+
+    _require_extras("local", out)
+    path, problems = report_from_files(results, out, inputs=input, title=title, max_graphs=max_graphs)
+    if problems:
+        err_console.print(f"[yellow]{problems} unreadable result line(s) skipped[/yellow]")
+    err_console.print(f"report -> {markup(path)}", highlight=False)
 
 
 @app.command()
 def calibrate(
     input: InputArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to save the calibrated config.")],
-    base: Annotated[str, typer.Option(help="Base config: short, long, or a config JSON.")] = "short",
+    base: Annotated[str, typer.Option(help="Base config: default, or a config JSON.")] = "default",
     name: Annotated[str | None, typer.Option(help="Name of the new config (default: --out stem).")] = None,
     batch_size: Annotated[int, typer.Option(min=1)] = 32,
 ) -> None:
     """Fit detector weights and the threshold on labelled INPUT; save the config to --out."""
-    from guardrail.aggregate import aggregate
     from guardrail.aggregate import calibrate as fit
+    from guardrail.aggregate import final_score
     from guardrail.cli_render import compare_table
     from guardrail.config import save_config
     from guardrail.metrics import result_metrics
@@ -229,7 +285,7 @@ def calibrate(
     after = []
     for r in results:
         if not r["abstained"]:
-            score = aggregate(r["detector_scores"], new)
+            score = final_score(r["detector_scores"], new)
             r = {**r, "score": score, "threshold": new.threshold, "passed": score < new.threshold}
         after.append(r)
     out_console.print(compare_table(result_metrics(results, labels), result_metrics(after, labels),
@@ -330,6 +386,7 @@ def _demo_selection(lines: Sequence[InputLine], limit: int) -> list[InputLine]:
 @app.command()
 def demo(
     limit: Annotated[int, typer.Option(min=0, help="Items to check (0 = all 350).")] = 24,
+    report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,
 ) -> None:
     """Check a HaluEval validation sample and show verdicts, flagged spans and metrics."""
     from guardrail.cli_render import demo_table, metrics_table
@@ -340,12 +397,15 @@ def demo(
         raise typer.Exit(2)
     lines = _demo_selection(read_items(DEMO_DATA), limit)
     guard = _guard_or_exit(None, None)
-    rows = list(run_guard(guard, lines, batch_size=16, progress=True))
+    _require_extras("local", report)
+    rows = list(run_guard(guard, lines, batch_size=16, progress=True, compact=report is None))
     out_console.print(demo_table([(ln.raw, row) for ln, row in rows]))
     results, labels = _labelled(rows)
     if labels:
         out_console.print(metrics_table(result_metrics(results, labels), title=f"{len(labels)} item(s)",
                                         caption="abstentions count as flags"))
+    if report is not None:
+        _write_report(report, rows, DEMO_DATA)
     if _report_errors(rows, DEMO_DATA):
         raise typer.Exit(1)
 

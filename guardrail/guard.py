@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from guardrail._steps import abstain, flag_nodes, prefetch_embeddings, with_source
-from guardrail.aggregate import aggregate
+from guardrail.aggregate import final_score
 from guardrail.config import GuardConfig, load_config, shipped_configs
 from guardrail.contexts import ContextInput, split_context_input
 from guardrail.detectors import AlignmentInput, Detector, build_detectors
@@ -286,9 +286,7 @@ class Guard:
             outputs.append(det.detect(item))
             timings[f"detect:{det.name}"] = _ms(t0)
         scores = {o.name: o.score for o in outputs}
-        score = aggregate(scores, cfg)
-        if any(scores.get(name, 0.0) >= limit for name, limit in cfg.veto.items()):
-            score = max(score, cfg.threshold)  # a veto flags the answer whatever the aggregate
+        score = final_score(scores, cfg)  # a veto flags the answer whatever the aggregate
         passed = score < cfg.threshold
         flagged = () if passed else flag_nodes(item.claim_graph, outputs, cfg)
         t0 = time.perf_counter()

@@ -94,3 +94,21 @@ def test_calibrate_with_groups_weights_each_group_equally():
     assert worst_group(grouped) > worst_group(pooled)
     with pytest.raises(InvalidInputError):
         calibrate(rows, labels, GuardConfig(detectors=["s"]), groups=groups[:-1])
+
+
+def test_final_score_applies_the_veto_and_calibrate_fits_on_it():
+    from guardrail.aggregate import final_score
+
+    cfg = GuardConfig(detectors=["a"], aggregation="max", threshold=0.6, veto={"v": 0.5})
+    assert final_score({"a": 0.2, "v": 0.4}, cfg) == 0.2
+    assert final_score({"a": 0.2, "v": 0.5}, cfg) == 0.6  # vetoed: raised to the threshold, flagged
+    # vetoed rows are flagged at any threshold, so the threshold is fitted on the others;
+    # a fit blind to the veto lowers the threshold to catch the vetoed low-scoring positives
+    # and then flags the 0.5 negative
+    rows = [{"a": 0.1, "v": 0.9}] * 3 + [{"a": 0.8, "v": 0.0}] + [{"a": 0.05, "v": 0.0}] * 2 + [{"a": 0.5, "v": 0.0}]
+    labels = [1, 1, 1, 1, 0, 0, 0]
+    fitted = calibrate(rows, labels, GuardConfig(detectors=["a"], veto={"v": 0.5}))
+    assert [int(final_score(r, fitted) >= fitted.threshold) for r in rows] == labels
+    blind = calibrate(rows, labels, GuardConfig(detectors=["a"]))
+    assert [int(final_score(r, blind.model_copy(update={"veto": {"v": 0.5}})) >= blind.threshold)
+            for r in rows] != labels
