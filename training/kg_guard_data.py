@@ -184,12 +184,12 @@ def answer_examples(split: str, n_per_task: int, seed: int = 0) -> list[dict[str
     return out
 
 
-def alignment_input(ex: dict[str, Any], guard: Any) -> Any:
+def alignment_input(ex: dict[str, Any], guard: Any, claim: Any = None) -> Any:
     """The :class:`~guardrail.detectors.AlignmentInput` the guard would build for ``ex``."""
     from guardrail.contexts import split_context_input
     from guardrail.detectors import AlignmentInput
 
-    claim = guard.extractor.extract(ex["answer"], source=-1)
+    claim = claim if claim is not None else guard.extractor.extract(ex["answer"], source=-1)
     if "triples" in ex:
         texts, graph = split_context_input([tuple(t) for t in ex["triples"]])
         return AlignmentInput(ex["answer"], tuple(texts), ex.get("question"), claim, graph, guard.encoder)
@@ -209,10 +209,24 @@ def featurize(examples: list[dict[str, Any]], guard: Any, *, verifier: Any = Non
     from guardrail.detectors.kg_guard import verifier_node_features
     from guardrail.kg_guard.graph import answer_nodes, build_augmented_graph
 
+    from guardrail.claims import last_turn
+
     cfg = cfg or {"align_k": 3, "max_context_nodes": 64, "max_answer_nodes": 32}
+    # batch the expensive parts: one spaCy pass over answers and new passages, one encoder call
+    claims = guard.extractor.extract_many([ex["answer"] for ex in examples], [-1] * len(examples))
+    passages = list(dict.fromkeys(p for ex in examples for p in ex.get("context", [])))
+    if passages:
+        guard.context_graph(passages)
+    items = [alignment_input(ex, guard, c) for ex, c in zip(examples, claims)]
+    strings: list[str] = []
+    for it in items:
+        for g in (it.claim_graph, it.context_graph):
+            strings += [n.label for n in g.nodes] + [t.text for t in g.triples] + [t.relation for t in g.triples]
+        if it.question:
+            strings.append(last_turn(it.question))
+    guard.encoder.encode(list(dict.fromkeys(strings)))
     out = []
-    for ex in examples:
-        item = alignment_input(ex, guard)
+    for ex, item in zip(examples, items):
         nodes = answer_nodes(item.claim_graph, cfg["max_answer_nodes"])
         if not nodes or item.context_graph.is_empty:
             continue
