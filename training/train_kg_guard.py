@@ -4,8 +4,8 @@ Data (HaluEval tune split only; see ``training/kg_guard_data.py``): corrupted cl
 exact node labels (entity swaps, number changes, KG-path object swaps) and HaluEval QA /
 dialogue answers with answer labels (loss on the max over the answer's nodes). 10 % of
 the tune groups are held out inside training to pick the epoch and the node threshold
-(best node F1). Writes ``guardrail/models/kg_guard/`` (weights, config, SHA256) and
-``training/work_kg_guard/train_metrics.json``; the model card quotes them.
+(best node F1). Writes ``guardrail/models/kg_guard/`` (weights, config, SHA256, MODEL_CARD.md filled from
+``training/kg_guard_model_card.md``) and ``training/work_kg_guard/train_metrics.json``.
 
 Usage::
 
@@ -168,6 +168,23 @@ def train(feats: list, args: argparse.Namespace) -> tuple:
                       "n_train": len(tr), "n_held_out": len(dev)}
 
 
+def write_card(out_dir: Path) -> Path:
+    """Fill ``training/kg_guard_model_card.md`` from ``out_dir/config.json`` into ``out_dir/MODEL_CARD.md``."""
+    cfg = json.loads((out_dir / "config.json").read_text(encoding="utf-8"))
+    tr = cfg["train"]
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(tr["kinds"].items()))
+    fill = {"PARAMS": f"{tr['parameters']:,}", "KINDS": f"{sum(tr['kinds'].values())} graphs ({kinds})",
+            "LR": tr["lr"], "BATCH": tr["batch"], "EPOCHS": tr["epochs"], "BEST": tr["best_epoch"],
+            "SEED": tr["seed"], "F1": tr["held_out_node_f1"], "THR": cfg["threshold"],
+            "VERIFIER": "used" if cfg.get("use_verifier") else
+            "not used (the claim verifier's weights were not available at training time)"}
+    text = (ROOT / "training" / "kg_guard_model_card.md").read_text(encoding="utf-8")
+    for k, v in fill.items():
+        text = text.replace(f"__{k}__", str(v))
+    (out_dir / "MODEL_CARD.md").write_text(text, encoding="utf-8")
+    return out_dir / "MODEL_CARD.md"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--with-verifier", action="store_true", help="add the claim verifier's scores as node features")
@@ -179,7 +196,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "guardrail" / "models" / "kg_guard"))
+    ap.add_argument("--card-only", action="store_true", help="only write MODEL_CARD.md from the saved config")
     args = ap.parse_args()
+    if args.card_only:
+        print(write_card(Path(args.out)))
+        return
     import torch
 
     from guardrail.kg_guard.graph import SUPPORT_FEATURES, VERIFIER_FEATURES
@@ -204,6 +225,7 @@ def main() -> None:
     digest = save_model(net, cfg, Path(args.out))
     WORK.mkdir(parents=True, exist_ok=True)
     (WORK / "train_metrics.json").write_text(json.dumps(cfg["train"], indent=1))
+    write_card(Path(args.out))
     print(f"saved {args.out} sha256 {digest}; {n_params} parameters; {metrics}; {time.time() - t0:.0f}s total")
 
 
