@@ -13,13 +13,13 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,kg-guard,dev]'
+	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,kg-guard,report,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
 demo: install
-	$(OFFLINE) $(BIN)/kg-guardrail demo
+	$(OFFLINE) $(BIN)/kg-guardrail demo --report build/demo-report.html
 
 test: install
 	$(OFFLINE) $(BIN)/python -m pytest -q $(PYTEST_ARGS)
