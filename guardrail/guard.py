@@ -277,9 +277,10 @@ class Guard:
             qgraph = self.extractor.extract(item.question, source=-2)
             timings["extract_question"] = _ms(t0)
             item = dataclasses.replace(item, question_graph=qgraph)
-        t0 = time.perf_counter()
-        prefetch_embeddings(item)
-        timings["encode"] = _ms(t0)
+        if any(d.uses_encoder for d in detectors):
+            t0 = time.perf_counter()
+            prefetch_embeddings(item)
+            timings["encode"] = _ms(t0)
         outputs = []
         for det in detectors:
             t0 = time.perf_counter()

@@ -59,6 +59,9 @@ class Detector(ABC):
     #: Whether :meth:`detect` reads ``item.question_graph``; the guard parses the
     #: question only when some configured detector does.
     needs_question_graph: bool = False
+    #: Whether :meth:`detect` embeds graph labels with ``item.encoder``; the guard batches
+    #: those embeddings up front only when some configured detector does.
+    uses_encoder: bool = True
 
     @abstractmethod
     def detect(self, item: AlignmentInput) -> DetectorOutput:

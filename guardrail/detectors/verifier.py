@@ -104,6 +104,7 @@ class VerifierDetector(Detector):
     """
 
     name = "verifier"
+    uses_encoder = False
 
     def __init__(
         self,
