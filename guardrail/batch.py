@@ -257,7 +257,8 @@ class _Writer:
     COLUMNS = ("id", "line", "passed", "score", "threshold", "abstained", "config", "error")
 
     def __init__(self, out: Path | None) -> None:
-        self.out, self.parquet, self.buf = out, out is not None and out.suffix == ".parquet", []
+        self.out, self.parquet = out, out is not None and out.suffix == ".parquet"
+        self.buf: list[dict[str, Any]] = []
         self.fh: Any = None
         self.pq: Any = None
         if out is not None:

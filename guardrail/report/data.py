@@ -131,9 +131,9 @@ def _span(obj: Any) -> tuple[int, int, int] | None:
     if not isinstance(obj, Mapping):
         return None
     start, end, source = obj.get("start"), obj.get("end"), obj.get("source", -1)
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, source)):
+    if not (isinstance(start, int) and isinstance(end, int) and isinstance(source, int)):
         return None
-    if start < 0 or end <= start:
+    if any(isinstance(v, bool) for v in (start, end, source)) or start < 0 or end <= start:
         return None
     return start, end, source
 

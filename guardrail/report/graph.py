@@ -28,7 +28,7 @@ _COLORS = {"flagged": "#d62728", "claim": "#4c78a8", "context": "#9aa5b1",
            "match": "#2ca02c", "contradiction": "#ff7f0e"}
 
 
-def _nodes(graph: Any) -> dict[str, dict[str, Any]]:
+def _nodes(graph: Any) -> dict[str, Mapping[str, Any]]:
     nodes = graph.get("nodes") if isinstance(graph, Mapping) else None
     return {str(n["id"]): n for n in nodes or [] if isinstance(n, Mapping) and "id" in n}
 
