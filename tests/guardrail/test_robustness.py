@@ -19,6 +19,8 @@ from _fakes import FakeEncoder  # noqa: E402
 CONTEXT = ["Apple was founded by Steve Jobs and Steve Wozniak in 1976.",
            "Tim Cook became the chief executive officer of Apple in 2011."]
 GOOD = "Apple was founded by Steve Jobs and Steve Wozniak in 1976."
+#: These tests are about input handling and parsing, not detection: one cheap detector.
+GROUNDING = GuardConfig(name="grounding-only", detectors=["grounding"], threshold=0.2)
 
 
 class CountingExtractor(SpacyExtractor):
@@ -94,7 +96,8 @@ def test_bad_fields_raise_before_any_work(bad) -> None:
 
 # ------------------------------------------------------------- real model (slow)
 @pytest.mark.slow
-def test_lone_surrogate_in_a_passage_is_judged_not_raised(guard: Guard) -> None:
+def test_lone_surrogate_in_a_passage_is_judged_not_raised() -> None:
+    guard = Guard(GROUNDING)
     ctx = [CONTEXT[0] + " \udfff", "\ud800" + CONTEXT[1]]
     r = guard.check("Apple was founded by Bill Gates in 1999.", ctx)
     assert not r.abstained and not r.passed
@@ -106,7 +109,7 @@ def test_lone_surrogate_in_a_passage_is_judged_not_raised(guard: Guard) -> None:
 @pytest.mark.slow
 def test_passages_of_one_check_are_parsed_in_one_batch() -> None:
     ext = CountingExtractor()
-    g = Guard(extractor=ext)
+    g = Guard(GROUNDING, extractor=ext)
     passages = [f"Company {i} was founded in {1900 + i} by person {i}." for i in range(40)]
     g.check("Company 3 was founded in 1903.", passages)
     ctx_batches = [b for b in ext.batches if b[0] in passages]
@@ -118,7 +121,7 @@ def test_passages_of_one_check_are_parsed_in_one_batch() -> None:
 @pytest.mark.slow
 def test_check_many_prefetches_in_one_batch_and_matches_check() -> None:
     ext = CountingExtractor()
-    g = Guard(extractor=ext)
+    g = Guard(GROUNDING, extractor=ext)
     items = [{"answer": f"Company {i} was founded in {1900 + i}.",
               "contexts": [f"Company {i} was founded in {1900 + i} by person {i}."]} for i in range(12)]
     out = g.check_many(items)
@@ -128,9 +131,10 @@ def test_check_many_prefetches_in_one_batch_and_matches_check() -> None:
 
 
 @pytest.mark.slow
-def test_degenerate_context_abstains_quickly(guard: Guard) -> None:
-    r = guard.check(GOOD, ["a " * 100_000])
-    assert r.abstained and "degenerate" in r.abstain_reason
+def test_degenerate_context_abstains_before_parsing() -> None:
+    ext = CountingExtractor()
+    r = Guard(GROUNDING, extractor=ext).check(GOOD, ["a " * 100_000])
+    assert r.abstained and "degenerate" in r.abstain_reason and ext.batches == []
 
 
 @pytest.mark.slow
