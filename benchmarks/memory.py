@@ -7,7 +7,10 @@ of made-up words, names and numbers prepended to its context and appended to its
 so that no passage graph, embedding or vocabulary string repeats (the worst case for
 caches and for spaCy's string store).
 
-Writes ``benchmarks/results/memory.md``. Usage: ``python benchmarks/memory.py [--n 2000]``.
+First, the spaCy extractor alone over ``--extract-n`` distinct items (string-store size and
+RSS: the native growth that ``nlp.memory_zone()`` bounds). Writes
+``benchmarks/results/memory.md`` after every checkpoint. Usage:
+``python benchmarks/memory.py [--n 2000] [--extract-n 2000]``.
 """
 
 from __future__ import annotations
@@ -53,14 +56,35 @@ def distinct_items(n: int, seed: int = 0) -> list[dict]:
     return items
 
 
+def extractor_run(n: int) -> list[str]:
+    """The spaCy extractor alone over the passages and answers of ``n`` distinct items:
+    string-store size and RSS before and after (the native growth the memory zone stops)."""
+    from guardrail.extract.spacy_extractor import SpacyExtractor
+
+    ex = SpacyExtractor()
+    items = distinct_items(n, seed=2)
+    ex.extract_many([it["contexts"][0] for it in items[:50]])  # warm up
+    strings, rss0, t0 = len(ex.nlp.vocab.strings), rss_mb(), time.perf_counter()
+    for it in items:
+        ex.extract_many([it["answer"], it["contexts"][0]])
+    return [
+        f"- spaCy extractor alone, {n} distinct items (answer and passage each, one call per item, "
+        f"{time.perf_counter() - t0:.0f} s): string store {strings} -> {len(ex.nlp.vocab.strings)} "
+        f"strings, RSS {rss0:.0f} -> {rss_mb():.0f} MB",
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--every", type=int, default=250)
     ap.add_argument("--warm", type=int, default=100, help="items checked before the 'before' reading")
+    ap.add_argument("--extract-n", type=int, default=2000, help="items for the extractor-only run (0: skip)")
     args = ap.parse_args()
     from guardrail import Guard
 
+    args.extract_lines = extractor_run(args.extract_n) if args.extract_n else []
+    print(*args.extract_lines, sep="\n", flush=True)
     guard = Guard().warm_up()
     warm = distinct_items(args.warm, seed=1)
     guard.check_many(warm)
@@ -94,7 +118,8 @@ def write(args: argparse.Namespace, guard: object, points: list[tuple[int, float
         f"- RSS before: **{before:.0f} MB**; after {points[-1][0]} checks: **{after:.0f} MB** "
         f"({(after - before) / max(1, points[-1][0]) * 1000:.0f} kB per check over the whole run, "
         f"{late * 1000:.0f} kB per check over the second half)",
-        f"- encoder cache: {shared_encoder().cache_info()}; passage-graph cache: {len(guard._cache)} graphs", "",
+        f"- encoder cache: {shared_encoder().cache_info()}; passage-graph cache: {len(guard._cache)} graphs",
+        *args.extract_lines, "",
         "| checks | RSS (MB) |", "|---:|---:|",
         *[f"| {k} | {v:.0f} |" for k, v in points],
     ]
