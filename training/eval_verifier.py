@@ -28,13 +28,14 @@ from guardrail.text import split_sentences  # noqa: E402
 from guardrail.verifier import ClaimVerifier  # noqa: E402
 
 
-def dev_pairs(halueval_limit: int) -> list[dict]:
+def dev_pairs(halueval_limit: int, prefix: bool = False) -> list[dict]:
+    """Dev pairs; with ``prefix`` the question (dialogue turn) is put in front of each claim."""
     rows = [json.loads(line) for line in open(data_dir() / "nli" / "dev.jsonl", encoding="utf-8")]
-    out = [{"evidence": r["premise"], "claim": claim_text(r["hypothesis"], r.get("context")),
+    out = [{"evidence": r["premise"], "claim": claim_text(r["hypothesis"], r.get("context") if prefix else None),
             "label": r["label"], "source": f"nli:{r['dataset']}"} for r in rows]
     for task in ("qa", "dialogue"):
         for it in load_dev(f"halueval_{task}", split="val", limit=halueval_limit, seed=1):
-            claim = claim_text(it["answer"], it["question"])
+            claim = claim_text(it["answer"], it["question"] if prefix else None)
             sents = [it["context"][s:e] for s, e in split_sentences(it["context"])]
             out.append({"evidence": select_evidence(claim, sents).text, "claim": claim,
                         "label": 1 - it["label"], "source": f"halueval_{task}:val"})
@@ -64,8 +65,9 @@ def main() -> None:
     ap.add_argument("--out", default="training/work/dev_metrics.json")
     ap.add_argument("--halueval-limit", type=int, default=600)
     ap.add_argument("--limit", type=int, default=0, help="evaluate only this many pairs (quick look)")
+    ap.add_argument("--question-prefix", action="store_true", help="claims as 'Q: question A: claim'")
     args = ap.parse_args()
-    pairs = dev_pairs(args.halueval_limit)
+    pairs = dev_pairs(args.halueval_limit, args.question_prefix)
     if args.limit:
         import random
 

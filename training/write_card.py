@@ -79,7 +79,18 @@ def main() -> None:
               "| source | n | ROC-AUC | balanced accuracy at p = 0.5 |", "| --- | --- | --- | --- |"]
     lines += [f"| {k} | {v['n']} | {v['roc_auc']:.3f} | {v['bacc@0.5']:.3f} |" for k, v in dev.items()
               if not k.startswith("_")]
-    lines += ["", "## Data sources and licences", "", SOURCES,
+    lines += ["", "## Inference format: bare claims (read this)", "",
+              "The pairs of the shipped run put the question's last turn in front of each claim "
+              "(`Q: ... A: ...`, `training/build_pairs.py` as committed). In that format the model learned "
+              "HaluEval QA's answer-length artefact (faithful answers there are short spans, hallucinated ones "
+              "full sentences): with the prefix, a bare `1999` or `x` scores p = 0.87-0.89 and faithful "
+              "full-sentence rewordings about 0.05; on the hand-written realistic set its ROC-AUC is 0.52, "
+              "against 0.76 for bare claims. The guard therefore verifies claims **as written, without the "
+              "question** (`VerifierDetector(question_prefix=False)`, the default), and the table above is for "
+              "that format (`training/eval_verifier.py`; `--question-prefix` gives the prefixed numbers, "
+              "HaluEval QA/dialogue val ROC-AUC 0.995/0.926 there, inflated by the artefact). The next training "
+              "run should build its pairs without the prefix; that run has not been made yet.", "",
+              "## Data sources and licences", "", SOURCES,
               "## Limits", "",
               "- English only; trained on claims of one or two sentences against up to ~170 words of evidence.",
               "- Small model (22.7M parameters) trained on a CPU for about an hour: it catches swapped entities, "

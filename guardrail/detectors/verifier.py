@@ -1,7 +1,7 @@
 """Claim-verifier detector: every claim of the claim graph checked against its best evidence.
 
-The claim graph defines the units. Each answer sentence (with the question in front,
-and the previous sentence when it opens with a pronoun) is a claim; its evidence is
+The claim graph defines the units. Each answer sentence (with the previous sentence
+when it opens with a pronoun) is a claim; its evidence is
 chosen among the context sentences by :func:`guardrail.claims.select_evidence` (for a
 graph context, the linearised context triples). The cross-encoder of
 :mod:`guardrail.verifier` gives p(supported) per claim, and the answer's score is
@@ -50,6 +50,8 @@ class _Unit:
 
 
 def _units(answer: str, question: str | None) -> list[_Unit]:
+    """Sentence claims of ``answer``; ``question`` is prepended only when given (the
+    detector passes it only with ``question_prefix=True``)."""
     spans = split_sentences(answer)
     out = []
     for k, (s, e) in enumerate(spans):
@@ -96,6 +98,11 @@ class VerifierDetector(Detector):
         triples are verified to find the wrong node.
     grounding_weight : float
         Weight of text grounding against triple verification in a node's support, in [0, 1].
+    question_prefix : bool
+        Put the question in front of each claim (``"Q: ... A: ..."``). Off by default: the
+        shipped weights learned HaluEval QA's answer-length artefact in that format (short
+        answers pass, full sentences fail: AUC 0.52 on the realistic set against 0.76 for bare
+        claims), so claims are verified as they are written.
 
     Notes
     -----
@@ -113,6 +120,7 @@ class VerifierDetector(Detector):
         max_evidence_words: int = EVIDENCE_MAX_WORDS,
         unit_threshold: float = 0.5,
         grounding_weight: float = 0.5,
+        question_prefix: bool = False,
     ) -> None:
         if max_evidence_words < 1:
             raise ValueError(f"max_evidence_words must be >= 1, got {max_evidence_words!r}")
@@ -123,6 +131,7 @@ class VerifierDetector(Detector):
         self.max_evidence_words = max_evidence_words
         self.unit_threshold = unit_threshold
         self.grounding_weight = grounding_weight
+        self.question_prefix = question_prefix
 
     @property
     def verifier(self) -> Any:
@@ -135,7 +144,8 @@ class VerifierDetector(Detector):
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the answer: ``1 - `` the support of its least supported sentence claim."""
-        units = _units(item.answer, item.question)
+        question = item.question if self.question_prefix else None
+        units = _units(item.answer, question)
         sents, spans = _evidence_sentences(item)
         if not units or not sents:
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
@@ -200,7 +210,8 @@ class VerifierDetector(Detector):
                 todo.append((t, k))
         if not todo:
             return {}
-        claims = [claim_text(f"{t.subject.text} {t.relation} {t.object.text}", item.question) for t, _ in todo]
+        question = item.question if self.question_prefix else None
+        claims = [claim_text(f"{t.subject.text} {t.relation} {t.object.text}", question) for t, _ in todo]
         tp = self.verifier.score([evs[k].text for _, k in todo], claims)
         out: dict[str, list[float]] = {}
         for (t, _), pt in zip(todo, tp):
