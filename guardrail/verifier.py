@@ -88,6 +88,7 @@ class ClaimVerifier:
         self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._forward_lock = threading.Lock()  # the fast tokenizer is not thread-safe
         self._model: Any = None
         self._tok: Any = None
 
@@ -143,7 +144,8 @@ class ClaimVerifier:
                     todo.setdefault(k, []).append(i)
         if todo:
             uniq = list(todo)
-            probs = self._forward(uniq)
+            with self._forward_lock:
+                probs = self._forward(uniq)
             with self._lock:
                 for k, p in zip(uniq, probs):
                     out[todo[k]] = p

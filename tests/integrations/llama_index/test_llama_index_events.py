@@ -13,7 +13,7 @@ from guardrail import Guard
 from guardrail.logsink import read_log
 from guardrail_llama_index import GuardedQueryEngine, GuardEventHandler
 
-PICKS = [1, 2, 8, 15, 18]
+PICKS = (5, 8, 17, 18)  # records whose hallucinated answer the default guard flags
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from guardrail.errors import ConfigError, HallucinationError
 from guardrail.logsink import read_log
 from guardrail_llama_index import GuardedQueryEngine
 
-OBEROI, NIXON, ANUBIS, BENING, DUA_LIPA = 1, 2, 8, 15, 18
+OBEROI, HUMAN_ERROR, ANUBIS, ZILPO, DUA_LIPA = 1, 17, 8, 14, 18
 REFUSAL = "No supported answer."
 
 
@@ -63,8 +63,8 @@ def test_filter_refusal_when_nothing_supported(vector_index, make_llm, guard, re
 def test_raise_policy(vector_index, make_llm, guard, records):
     engine = _engine(vector_index, make_llm(), guard, policy="raise")
     with pytest.raises(HallucinationError) as info:
-        engine.query(records[NIXON]["question"])
-    assert info.value.answer == records[NIXON]["hallucinated_answer"]
+        engine.query(records[HUMAN_ERROR]["question"])
+    assert info.value.answer == records[HUMAN_ERROR]["hallucinated_answer"]
     assert not info.value.result.passed
 
 
@@ -129,7 +129,7 @@ def test_refine_without_llm_is_a_config_error(guard, monkeypatch):
 
 
 async def test_aquery_refines_asynchronously(vector_index, make_llm, guard, records):
-    rec = records[BENING]
+    rec = records[ZILPO]
     engine = _engine(vector_index, make_llm(), guard, policy="refine")
     response = await engine.aquery(rec["question"])
     result = response.metadata["guard_result"]
