@@ -88,7 +88,7 @@ def main() -> None:
               "against 0.76 for bare claims. The guard therefore verifies claims **as written, without the "
               "question** (`VerifierDetector(question_prefix=False)`, the default), and the table above is for "
               "that format (`training/eval_verifier.py`; `--question-prefix` gives the prefixed numbers, "
-              "HaluEval QA/dialogue val ROC-AUC 0.995/0.926 there, inflated by the artefact). The next training "
+              "HaluEval QA/dialogue val ROC-AUC 0.992/0.917 there, inflated by the artefact). The next training "
               "run should build its pairs without the prefix; that run has not been made yet.", "",
               "## Data sources and licences", "", SOURCES,
               "## Limits", "",
