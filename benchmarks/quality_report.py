@@ -29,7 +29,7 @@ def write_markdown(report: Mapping[str, Any], path: Path, bars: Mapping[str, flo
              f"Machine: {report['machine']}. Sizes: {report['sizes']}. Seed {report['seed']}; dev sets split by "
              "record with `dev_split(val_fraction=0.3, seed=0)`; the config was fitted on *tune* only. The realistic "
              "set (`benchmarks/data/realistic.jsonl`, hand-written) was never used for fitting or selection.", "",
-             f"Shipped `default` config: logistic over {ws}; bias {cfg['bias']:+.2f}; threshold "
+             f"Shipped `default` config: {cfg['aggregation']} over {ws}; bias {cfg['bias']:+.2f}; threshold "
              f"{cfg['threshold']:.3f}; veto {cfg.get('veto') or 'none'}. Abstentions count as flagged.", ""]
     lines += _table(report, "val")
     real = report["val"].get("realistic")

@@ -87,7 +87,11 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
 _FUNCTION_WORDS = frozenset(
     "the a an and or of to in on at for with by from is are was were be been it this that he she they we you i "
     "his her their its as not no yes but which who what when where how has have had do does did will would can "
-    "could should there than then so if also".split())
+    "could should there than then so if also me my your our us them him about all any some more most very "
+    "just really sure yes yeah ok okay well good great nice like love know think see one two new old first "
+    "last many much out up down over after before because only own same other into through during "
+    "thanks thank please hi hello oh wow cool fun favorite favourite agree lot movie book song"
+    .split())
 
 
 def _checkable(claim: str, evidence: str) -> bool:
