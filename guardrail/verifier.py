@@ -50,7 +50,8 @@ def use_bf16() -> bool:
     return "amx_bf16" in flags or "avx512_bf16" in flags
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of the file at ``path`` (read in 1 MiB blocks); used to check shipped weights."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -99,7 +100,7 @@ class ClaimVerifier:
         expected = self.model_dir / "SHA256"
         if expected.is_file():
             want = expected.read_text(encoding="ascii").split()[0]
-            got = _sha256(weights)
+            got = sha256_file(weights)
             if got != want:
                 raise DetectorError(f"claim verifier weights {str(weights)!r} are corrupted: sha256 {got} != {want}")
         torch = require("torch")

@@ -17,7 +17,6 @@ torch-geometric is imported lazily (``pip install 'kg-guardrail[kg-guard]'``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from guardrail.errors import DetectorError
+from guardrail.verifier import sha256_file
 from guardrail.kg_guard.graph import EDGE_TYPES, AugmentedGraph
 
 __all__ = ["MODEL_DIR", "INSTALL_HINT", "require_pyg", "build_network", "collate", "load_model", "save_model",
@@ -123,15 +123,6 @@ def collate(graphs: Sequence[AugmentedGraph]) -> dict[str, Any]:
         arr = np.concatenate(v, axis=1 if k == "edge_index" else 0)
         out[k] = torch.from_numpy(np.ascontiguousarray(arr, dtype=np.float32 if arr.dtype.kind == "f" else np.int64))
     return out
-
-
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def save_model(net: Any, config: dict[str, Any], out_dir: Path) -> str:
