@@ -328,8 +328,9 @@ class Guard:
         for sink in self._sinks:
             try:
                 sink.write(record)
-            except LogSinkError as exc:
-                _log.error("flagged-answer log %r failed: %s; record kept in Guard.unlogged", sink, exc)
+            except Exception as exc:  # noqa: BLE001 - a log failure must never lose the record or the answer
+                kind = "" if isinstance(exc, LogSinkError) else f" ({type(exc).__name__})"
+                _log.error("flagged-answer log %r failed%s: %s; record kept in Guard.unlogged", sink, kind, exc)
                 failed = True
         if failed:
             self.unlogged.keep(record)

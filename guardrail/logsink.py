@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -64,6 +65,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _append(fd: int, data: bytes, fsync: bool) -> None:
@@ -261,7 +263,10 @@ class SqliteSink(LogSink):
 
     def write(self, record: FlaggedRecord) -> None:
         """Insert ``record`` (retried with back-off while the database is locked)."""
-        row = (record.time, record.id, record.event, record.score, record_json(record))
+        # SQLite stores UTF-8: a lone surrogate in an id would raise UnicodeEncodeError, so it
+        # becomes U+FFFD, as in the JSON column (record_json).
+        rid = _SURROGATE.sub("\ufffd", record.id)
+        row = (record.time, rid, record.event, record.score, record_json(record))
 
         def _insert() -> None:
             self._conn().execute(

@@ -186,6 +186,26 @@ def test_records_with_lone_surrogates_are_written(tmp_path):
             assert [r.answer for r in sink.read(strict=True)] == ["Paris \ufffd is in Spain."]
 
 
+def test_sqlite_id_with_lone_surrogate_is_written(tmp_path):
+    rec = FlaggedRecord.from_result(make_result(0).model_copy(update={"id": "a\udfffb"}), CONTEXTS)
+    with open_sink(tmp_path / "log.sqlite") as sink:
+        sink.write(rec)  # raised UnicodeEncodeError from sqlite3 before
+        assert [r.id for r in sink.read(strict=True)] == ["a\ufffdb"]
+
+
+def test_guard_keeps_the_record_when_a_sink_raises_anything(caplog):
+    from guardrail.guard import Guard
+
+    class Buggy(LogSink):
+        def write(self, record: FlaggedRecord) -> None:
+            raise RuntimeError("a bug in a custom sink")
+
+    guard = Guard("short", log=[Buggy()])
+    guard.log_result(make_result(0), CONTEXTS)
+    assert [r.id for r in guard.unlogged] == ["r0"]
+    assert any("RuntimeError" in r.getMessage() for r in caplog.records if r.levelname == "ERROR")
+
+
 def test_guard_unlogged_is_bounded_and_reports_drops(caplog):
     from guardrail.guard import Guard
     from guardrail.log_records import UnloggedRecords

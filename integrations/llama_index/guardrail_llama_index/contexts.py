@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Union
 
+from guardrail.errors import InvalidInputError
+
 __all__ = [
     "Triple",
     "GuardContexts",
@@ -35,6 +37,7 @@ __all__ = [
     "contexts_from_texts",
     "context_texts",
     "is_triple_contexts",
+    "check_mode",
 ]
 
 Triple = tuple[str, str, str]
@@ -158,9 +161,21 @@ def _sentence(t: Triple) -> str:
     return f"{t[0]} {t[1]} {t[2]}."
 
 
-def _contexts(items: Sequence[tuple[str, Mapping[str, Any] | None]], mode: ContextMode) -> GuardContexts:
+def check_mode(mode: Any) -> ContextMode:
+    """Return ``mode`` if it is a :data:`ContextMode`.
+
+    Raises
+    ------
+    guardrail.InvalidInputError
+        (a ``ValueError``) naming the value otherwise.
+    """
     if mode not in ("auto", "text", "graph"):
-        raise ValueError(f"mode must be 'auto', 'text' or 'graph', got {mode!r}")
+        raise InvalidInputError(f"context_mode must be 'auto', 'text' or 'graph', got {mode!r}")
+    return mode  # type: ignore[no-any-return]
+
+
+def _contexts(items: Sequence[tuple[str, Mapping[str, Any] | None]], mode: ContextMode) -> GuardContexts:
+    check_mode(mode)
     split = [_split(text, meta) for text, meta in items]
     all_triples = _dedupe(t for triples, _ in split for t in triples)
     pure_graph = all(triples and not rest for triples, rest in split)
@@ -196,9 +211,15 @@ def contexts_from_nodes(nodes: Iterable[Any], mode: ContextMode = "auto") -> Gua
         directly as the context graph.
     """
     items = []
-    for n in nodes:
+    for i, n in enumerate(nodes):
         node = getattr(n, "node", n)
-        items.append((node.get_content(), getattr(node, "metadata", None)))
+        get = getattr(node, "get_content", None)
+        if get is None:
+            raise InvalidInputError(f"source_nodes[{i}] is not a LlamaIndex node, got {type(n).__name__}")
+        text = get()
+        if not isinstance(text, str):
+            raise InvalidInputError(f"source_nodes[{i}] has non-str content ({type(text).__name__})")
+        items.append((text, getattr(node, "metadata", None)))
     return _contexts(items, mode)
 
 

@@ -18,6 +18,7 @@ from guardrail.errors import InvalidInputError
 from guardrail.types import GuardResult
 from guardrail_llama_index.contexts import (
     ContextMode,
+    check_mode,
     GuardContexts,
     context_texts,
     contexts_from_nodes,
@@ -72,7 +73,7 @@ class KGGuardrailEvaluator(BaseEvaluator):
 
     def __init__(self, guard: Any, context_mode: ContextMode = "auto", log: bool = False) -> None:
         self._guard = guard
-        self._context_mode: ContextMode = context_mode
+        self._context_mode: ContextMode = check_mode(context_mode)
         self._log = log
 
     @property

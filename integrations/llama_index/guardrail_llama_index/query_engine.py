@@ -28,7 +28,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from guardrail.errors import ConfigError
 from guardrail.policy import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
 from guardrail.refine import Refiner, aenforce, enforce
-from guardrail_llama_index.contexts import ContextMode, GuardContexts, contexts_from_nodes
+from guardrail_llama_index.contexts import ContextMode, GuardContexts, check_mode, contexts_from_nodes
 from guardrail_llama_index.llm import make_areprompt, make_reprompt, resolve_llm
 
 __all__ = ["GuardedQueryEngine", "guard_metadata"]
@@ -111,7 +111,7 @@ class GuardedQueryEngine(BaseQueryEngine):
         self._guard = guard
         self._policy = parse_policy(policy)
         self._refusal = refusal
-        self._context_mode: ContextMode = context_mode
+        self._context_mode: ContextMode = check_mode(context_mode)
         self._refiner = Refiner(guard, max_iterations=max_iterations, fallback=fallback, refusal=refusal)
         self._reprompt_llm = resolve_llm(query_engine, llm) if self._policy.kind is Policy.REFINE else llm
         if self._policy.kind is Policy.REFINE and self._reprompt_llm is None:

@@ -39,6 +39,16 @@ def test_evaluate_requires_response_and_contexts(guard):
         ev.evaluate(query="q", response="a", contexts=12)
 
 
+def test_bad_context_mode_and_bad_source_nodes_are_typed_errors(guard):
+    from llama_index.core.base.response.schema import Response
+
+    with pytest.raises(InvalidInputError, match="context_mode.*'bogus'"):
+        KGGuardrailEvaluator(guard, context_mode="bogus")  # at construction, not at the first call
+    ev = KGGuardrailEvaluator(guard)
+    with pytest.raises(InvalidInputError, match=r"source_nodes\[0\].*str"):
+        ev.evaluate_response(query="q", response=Response(response="a", source_nodes=["text"]))
+
+
 def test_a_single_context_string_is_one_passage(guard, records):
     rec = records[DUA_LIPA]
     ev = KGGuardrailEvaluator(guard)
