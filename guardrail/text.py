@@ -19,13 +19,23 @@ from guardrail.language import looks_english
 __all__ = [
     "ValidatedInput", "validate_input", "clean_text", "split_sentences", "size_reason",
     "is_degenerate", "looks_english", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS", "MAX_PASSAGES",
+    "ABBREVIATIONS",
 ]
 
 # C0/C1 control characters except tab, newline, carriage return.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # Lone surrogates (a valid astral character is one code point in a Python str).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SENT = re.compile(r"[^.!?\n]+(?:[.!?]+[\"')\]]*|\n|$)")
+#: A sentence ends at ``.``/``!``/``?`` (then closing quotes or brackets) before white space or
+#: the end, or at a line break; "2.3", "cache.ttl" and "$1.4" do not end one.
+_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n")
+_LAST_TOKEN = re.compile(r"[\w.]+$")
+_INITIALS = re.compile(r"(?:[a-z]\.)+[a-z]")
+#: Words whose trailing period is not a sentence end ("Dr. Smith", "e.g. this").
+ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof st jr sr vs etc e.g i.e inc ltd co corp fig approx dept mt ft cf al "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 _TOKEN = re.compile(r"\S+")
 
 #: Default size limits, also the defaults of :class:`~guardrail.config.GuardConfig`
@@ -221,18 +231,39 @@ def validate_input(
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """Split ``text`` into sentence spans with a punctuation rule (no model).
 
+    A sentence ends at ``.``, ``!`` or ``?`` (with any closing quotes or brackets) followed
+    by white space or the end of the text, or at a line break. A period inside a token
+    ("2.3", "cache.ttl", "$1.4") or after an abbreviation, an initial or dotted initials
+    (:data:`ABBREVIATIONS`, "J.", "U.S.") does not end one. Linear in ``len(text)``.
+
     Returns
     -------
     list of (start, end)
         Half-open character spans covering every non-blank sentence, in order.
     """
-    spans = []
-    for m in _SENT.finditer(text):
-        s, e = m.start(), m.end()
+    spans: list[tuple[int, int]] = []
+
+    def add(s: int, e: int) -> None:
         while s < e and text[s].isspace():
             s += 1
         while e > s and text[e - 1].isspace():
             e -= 1
         if e > s:
             spans.append((s, e))
+
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if m.group(0).rstrip("\"')]") == "." and _abbreviation(text, start, m.start()):
+            continue
+        add(start, m.end())
+        start = m.end()
+    add(start, len(text))
     return spans
+
+
+def _abbreviation(text: str, start: int, dot: int) -> bool:
+    """True when the period at ``dot`` closes an abbreviation or an initial ("J.", "U.S.")."""
+    m = _LAST_TOKEN.search(text, max(start, dot - 64), dot)
+    raw = m.group(0) if m else ""
+    tok = raw.lower()
+    return tok in ABBREVIATIONS or (len(raw) == 1 and raw.isupper()) or bool(_INITIALS.fullmatch(tok))

@@ -11,7 +11,10 @@ Sources (see ``training/MODEL_CARD.md`` for licences):
    sentence from another document).
 
 Every pair is formatted with :func:`guardrail.claims.claim_text` and
-:func:`guardrail.claims.select_evidence`, exactly as the guard does at inference.
+:func:`guardrail.claims.select_evidence`, exactly as the guard does at inference: bare
+claims, without the question in front (a first model trained with a ``Q: … A:`` prefix
+learned HaluEval's answer-length artefact). HaluEval QA and dialogue pairs are
+length-balanced (:func:`length_balanced`) for the same reason.
 
 Usage::
 
@@ -40,6 +43,9 @@ NLI_CAPS = {"snli": 9000, "conjnli": 6000, "paws_wiki": 11000, "mnli": 16000, "f
 #: outweigh the reworded positives of the NLI and HaluEval sources.
 SYNTH_CAP = {"copy": 2500, "shorten": 2500}
 SYNTH_CAP_OTHER = 2000
+#: Entity-swapped right answers shorter than this are dropped: a bare claim is read without
+#: its question, and a lone swapped name or date is then not checkable.
+MIN_SWAP_WORDS = 4
 _SWAP_LABELS = {"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT", "LANGUAGE"}
 _NUM_LABELS = {"CARDINAL", "DATE", "MONEY", "PERCENT", "QUANTITY", "TIME", "ORDINAL"}
 _DIGITS = re.compile(r"\d+")
@@ -59,7 +65,7 @@ def nli_pairs(rng: random.Random) -> list[dict]:
     for name, rs in sorted(by.items()):
         rng.shuffle(rs)
         for r in rs[: NLI_CAPS.get(name, len(rs))]:
-            claim = claim_text(r["hypothesis"], r.get("context"))
+            claim = claim_text(r["hypothesis"])
             out.append(_pair(r["premise"], claim, r["label"], f"nli:{name}"))
     return out
 
@@ -184,12 +190,31 @@ def synthetic_pairs(items: list[dict], nlp, rng: random.Random, per_doc: int, so
     return out
 
 
+def length_balanced(items: list[dict], rng: random.Random) -> list[dict]:
+    """Keep, per answer length in words (capped at 40), as many right as hallucinated answers.
+
+    HaluEval's right QA answers are a median 2 words long and its hallucinated ones 9
+    (dialogue: 13 against 19), so a verifier trained on all of them learns "a full sentence
+    is a hallucination" and flags faithful sentence answers. Balancing each length bucket
+    removes that cue; the rest of the signal has to come from the evidence.
+    """
+    by: dict[tuple[int, int], list[dict]] = {}
+    for it in items:
+        by.setdefault((min(40, len(it["answer"].split())), it["label"]), []).append(it)
+    out = []
+    for n in sorted({k[0] for k in by}):
+        a, b = by.get((n, 0), []), by.get((n, 1), [])
+        k = min(len(a), len(b))
+        out += rng.sample(a, k) + rng.sample(b, k)
+    return out
+
+
 def halueval_pairs(nlp, rng: random.Random) -> list[dict]:
     out = []
     for task in ("qa", "dialogue"):
         items = load_dev(f"halueval_{task}", split="tune")
-        for it in items:
-            claim = claim_text(it["answer"], it["question"])
+        for it in length_balanced(items, rng):
+            claim = claim_text(it["answer"])
             out.append(_pair(_evidence(claim, it["context"]), claim, 1 - it["label"], f"halueval_{task}"))
         # hard negatives: the right answer with one entity swapped for another of the knowledge
         rights = [it for it in items if it["label"] == 0][::2]
@@ -207,7 +232,9 @@ def halueval_pairs(nlp, rng: random.Random) -> list[dict]:
                 continue
             i = it["answer"].lower().index(e.text.lower())
             wrong = it["answer"][:i] + rng.choice(sorted(cands)) + it["answer"][i + len(e.text):]
-            claim = claim_text(wrong, it["question"])
+            claim = claim_text(wrong)
+            if len(claim.split()) < MIN_SWAP_WORDS:
+                continue  # "1987" for "1986" cannot be judged without the question: label noise
             out.append(_pair(_evidence(claim, it["context"]), claim, 0, f"halueval_{task}:swap"))
     return out
 

@@ -1,15 +1,17 @@
 """Write the shipped verifier's model card and hash from the training run's outputs.
 
-Reads ``training/work/{pairs_stats.json, train_meta.json, dev_metrics.json}``, writes
-``guardrail/models/verifier/MODEL_CARD.md`` and ``guardrail/models/verifier/SHA256``.
+Reads ``{pairs_stats.json, train_meta.json, dev_metrics.json}`` from the work folder of the
+run (``--work``, default ``training/work``), writes ``guardrail/models/verifier/MODEL_CARD.md``
+and ``guardrail/models/verifier/SHA256``.
 
 Usage::
 
-    python training/write_card.py
+    python training/write_card.py --work training/work2
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 from pathlib import Path
@@ -41,17 +43,20 @@ SOURCES = """| source | what it teaches | origin | licence |
 
 
 def main() -> None:
-    stats = json.loads((WORK / "pairs_stats.json").read_text())
-    meta = json.loads((WORK / "train_meta.json").read_text())
-    dev = json.loads((WORK / "dev_metrics.json").read_text())
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", default=str(WORK), help="work folder of the training run")
+    work = Path(ap.parse_args().work)
+    stats = json.loads((work / "pairs_stats.json").read_text())
+    meta = json.loads((work / "train_meta.json").read_text())
+    dev = json.loads((work / "dev_metrics.json").read_text())
     weights = MODEL / "model.safetensors"
     digest = hashlib.sha256(weights.read_bytes()).hexdigest()
     (MODEL / "SHA256").write_text(f"{digest}  model.safetensors\n", encoding="ascii")
     a = meta["args"]
     lines = [
         "# kg-guardrail claim verifier (MiniLM-L6 cross-encoder)", "",
-        "Scores p(supported | evidence, claim) for one claim (an answer sentence or a claim triple, with the "
-        "question's last turn in front: `Q: ... A: ...`) against its evidence (context sentences chosen by "
+        "Scores p(supported | evidence, claim) for one claim (an answer sentence or a claim triple, as "
+        "written, without the question) against its evidence (context sentences chosen by "
         "`guardrail.claims.select_evidence`). Input: `[CLS] evidence [SEP] claim [SEP]`, at most 256 tokens, "
         "evidence truncated first. Output: one logit; sigmoid = p(supported).", "",
         "- Architecture: BertForSequenceClassification, 6 layers, hidden 384, 22.7M parameters, one-logit head.",
@@ -79,17 +84,18 @@ def main() -> None:
               "| source | n | ROC-AUC | balanced accuracy at p = 0.5 |", "| --- | --- | --- | --- |"]
     lines += [f"| {k} | {v['n']} | {v['roc_auc']:.3f} | {v['bacc@0.5']:.3f} |" for k, v in dev.items()
               if not k.startswith("_")]
-    lines += ["", "## Inference format: bare claims (read this)", "",
-              "The pairs of the shipped run put the question's last turn in front of each claim "
-              "(`Q: ... A: ...`, `training/build_pairs.py` as committed). In that format the model learned "
-              "HaluEval QA's answer-length artefact (faithful answers there are short spans, hallucinated ones "
-              "full sentences): with the prefix, a bare `1999` or `x` scores p = 0.87-0.89 and faithful "
-              "full-sentence rewordings about 0.05; on the hand-written realistic set its ROC-AUC is 0.52, "
-              "against 0.76 for bare claims. The guard therefore verifies claims **as written, without the "
-              "question** (`VerifierDetector(question_prefix=False)`, the default), and the table above is for "
-              "that format (`training/eval_verifier.py`; `--question-prefix` gives the prefixed numbers, "
-              "HaluEval QA/dialogue val ROC-AUC 0.992/0.917 there, inflated by the artefact). The next training "
-              "run should build its pairs without the prefix; that run has not been made yet.", "",
+    lines += ["", "## Claim format and the answer-length artefact (read this)", "",
+              "Claims are verified **as written, without the question**, in training and at inference "
+              "(`VerifierDetector(question_prefix=False)`, the default). HaluEval's faithful QA answers are a "
+              "median 2 words long and its hallucinated ones 9 (dialogue: 13 against 19). A first model, trained "
+              "with the question in front (`Q: ... A: ...`) on all HaluEval pairs, learned that cue: a bare "
+              "`1999` or `x` scored p = 0.87-0.89, faithful full-sentence rewordings about 0.05, and its ROC-AUC "
+              "on the hand-written realistic set was 0.52. This model's pairs are bare claims, HaluEval QA and "
+              "dialogue pairs are **length-balanced** (as many faithful as hallucinated answers per answer "
+              "length, `build_pairs.length_balanced`), and entity-swapped right answers shorter than four words "
+              "are dropped (a lone swapped date cannot be judged without its question). Short answers are "
+              "therefore judged only by their overlap with the evidence; a question-aware format is future work.",
+              "",
               "## Data sources and licences", "", SOURCES,
               "## Limits", "",
               "- English only; trained on claims of one or two sentences against up to ~170 words of evidence.",

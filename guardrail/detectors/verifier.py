@@ -94,15 +94,42 @@ _FUNCTION_WORDS = frozenset(
     .split())
 
 
-def _checkable(claim: str, evidence: str) -> bool:
-    """False for a claim with nothing to check: no word at all (emoji, punctuation), or no
-    word that is an English function word or occurs in the evidence ("qwertyuiop asdfghjkl").
-    Such a claim gets p(supported) = 0, so it is flagged, never passed."""
+#: Words that make a claim a non-answer ("I don't know.", "Sorry, I'm not sure.") when every
+#: other word is a function word or in :data:`_FILLER_WORDS`.
+_NON_ANSWER_WORDS = frozenset(
+    "know knows known sure unsure sorry answer idea information info tell say help certain uncertain "
+    "unknown unclear maybe perhaps think guess afraid unable".split()
+)
+_FILLER_WORDS = frozenset("cannot don doesn didn isn wasn t s m ll ve re d okay ok hmm well thanks thank please "
+                          "able find found".split())
+
+
+def _non_answer(claim: str) -> bool:
+    """True for a claim that only declines to answer ("I don't know.", "Sorry, I'm not sure.").
+    A bare "Yes." or "No." is not one: it is left to the verifier."""
     words = _WORD.findall(claim.lower())
-    if not words:
-        return False
+    return any(w in _NON_ANSWER_WORDS for w in words) and all(
+        w in _FUNCTION_WORDS or w in _NON_ANSWER_WORDS or w in _FILLER_WORDS for w in words)
+
+
+def _checkable(claim: str, evidence: str) -> bool:
+    """False for gibberish: no word at all (emoji, punctuation), or no word that is an
+    English function word or occurs in the evidence ("qwertyuiop asdfghjkl")."""
+    words = _WORD.findall(claim.lower())
     ev = set(_WORD.findall(evidence.lower()))
     return any(w in _FUNCTION_WORDS or w in ev for w in words)
+
+
+def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
+    """Apply the nothing-to-check rules to the verifier's ``p`` (one per unit).
+
+    Gibberish claims get 0 (flagged). Non-answer claims get 0 when every claim of the
+    answer is one (the answer declines to answer: flagged, never passed), else they are
+    left out of the answer's score (1: "I'm not sure, but ..." before a checked sentence)."""
+    facts = np.array([not _non_answer(u.claim) for u in units], dtype=bool)
+    sane = np.array([_checkable(u.claim, e.text) for u, e in zip(units, evs)], dtype=bool)
+    p = np.where(facts, p, 1.0 if facts.any() else 0.0)
+    return np.where(sane, p, 0.0)
 
 
 class VerifierDetector(Detector):
@@ -172,7 +199,7 @@ class VerifierDetector(Detector):
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
         evs = [select_evidence(u.claim, sents, max_words=self.max_evidence_words) for u in units]
         p = self.verifier.score([e.text for e in evs], [u.claim for u in units])
-        p = np.where([_checkable(u.claim, e.text) for u, e in zip(units, evs)], p, 0.0)
+        p = _mask(units, evs, np.asarray(p, dtype=float))
         support = self._node_support(item, units, evs, p, sents, spans)
         details = {"claims": [
             {"start": u.start, "end": u.end, "p_supported": round(float(pk), 4),

@@ -115,3 +115,13 @@ def test_english_dev_answers_are_judged_as_english(halueval_qa_records):
     answers = [r[k] for r in halueval_qa_records for k in ("right_answer", "hallucinated_answer")]
     assert [a for a in answers if not looks_english(a)] == []
     assert all(looks_english(r["knowledge"]) for r in halueval_qa_records)
+
+
+def test_split_sentences_keeps_decimals_abbreviations_and_initials():
+    text = "It covers 2.3 km. The cache.ttl default is 300 s. Dr. Smith paid $1.4 billion! J. R. R. Tolkien. U.S. troops left."
+    assert [text[s:e] for s, e in split_sentences(text)] == [
+        "It covers 2.3 km.", "The cache.ttl default is 300 s.", "Dr. Smith paid $1.4 billion!",
+        "J. R. R. Tolkien.", "U.S. troops left.",
+    ]
+    quoted = 'He said "Stop." Then left.\nNext'
+    assert [quoted[s:e] for s, e in split_sentences(quoted)] == ['He said "Stop."', "Then left.", "Next"]

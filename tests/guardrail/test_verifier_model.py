@@ -86,3 +86,15 @@ def test_nothing_checkable_never_passes(guard: Guard, answer: str):
     r = guard.check(answer, APPLE, "When was Apple founded?")
     assert not r.passed
     assert r.abstained or r.score >= r.threshold
+
+
+@pytest.mark.parametrize("answer", ["Sorry, I'm not sure.", "I cannot answer that."])
+def test_non_answers_never_pass(guard: Guard, answer: str):
+    assert not guard.check(answer, APPLE, "When was Apple founded?").passed
+
+
+def test_a_hedge_before_a_claim_is_left_out_of_the_score(guard: Guard):
+    good = guard.check("I'm not sure. Apple was founded in 1976.", APPLE, "When was Apple founded?")
+    bare = guard.check("Apple was founded in 1976.", APPLE, "When was Apple founded?")
+    assert good.passed and good.score == pytest.approx(bare.score, abs=1e-6)
+    assert not guard.check("I'm not sure. Apple was founded in 1980.", APPLE).passed
