@@ -38,7 +38,7 @@ from guardrail.types import (
     Triple,
 )
 
-__all__ = ["KEAExplainer", "find_contradictions", "edit_operations", "triple_support"]
+__all__ = ["KEAExplainer", "find_contradictions", "edit_operations", "triple_support", "MAX_EVIDENCE_LOOKUPS"]
 
 _ELEMENTS = ("subject", "relation", "object")
 
@@ -70,6 +70,10 @@ def _element_sims(
 #: At most this many context triples are embedded per explanation (the ones sharing
 #: most words with the claim triples); keeps long contexts fast.
 MAX_CANDIDATES = 24
+#: Unsupported claim triples (beyond those in a contradiction pair) that get their closest
+#: context triple looked up as evidence; each lookup embeds a shortlist of the context, so a
+#: long answer against a long context would otherwise spend seconds here (issue 8's bar).
+MAX_EVIDENCE_LOOKUPS = 8
 
 
 def _words(t: Triple) -> set[str]:
@@ -310,7 +314,7 @@ class KEAExplainer(Explainer):
         if rest and item.context_graph.triples:
             from guardrail.types import KnowledgeGraph
 
-            for i in rest:
+            for i in rest[:MAX_EVIDENCE_LOOKUPS]:  # latency bound for long answers
                 t = unsupported[i]
                 sub = KnowledgeGraph(nodes=(t.subject, t.object), triples=(t,))
                 sel = select_relations(sub, item.context_graph, item.encoder)
