@@ -75,8 +75,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-SAMPLE = ROOT / "examples" / "data" / "halueval_sample.jsonl"
+from robustness import _prose  # noqa: E402  (the same sample prose as the worst-input benchmark)
+
 OUT_JSON = ROOT / "benchmarks" / "results" / "bad_inputs.json"
 OUT_MD = ROOT / "benchmarks" / "results" / "bad_inputs.md"
 BAR_S = 30.0
@@ -126,13 +128,6 @@ class Env:
 
 
 # --------------------------------------------------------------------------- helpers
-def _prose() -> tuple[str, list[str]]:
-    rows = [json.loads(line) for line in SAMPLE.open(encoding="utf-8")]
-    passages = list(dict.fromkeys(r["context"].strip() for r in rows))
-    answers = list(dict.fromkeys(r["answer"].strip() for r in rows))
-    return " ".join(passages), answers
-
-
 def _fit(text: str, n: int) -> str:
     """``text`` repeated and cut to exactly ``n`` characters."""
     return ((text + " ") * (n // (len(text) + 1) + 1))[:n]
