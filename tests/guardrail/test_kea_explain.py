@@ -102,3 +102,18 @@ def test_real_guard_flags_1999_with_1976_evidence():
     assert node.span is not None and r.answer[node.span.start:node.span.end] == node.text
     assert "1999" in node.reason and "1976" in node.reason
     assert node.reason.startswith("the answer says")
+
+
+def test_evidence_lookups_are_bounded_for_long_answers(monkeypatch):
+    import guardrail.kea_explain as ke
+    from guardrail.types import Triple
+
+    calls = []
+    real = ke.select_relations
+    monkeypatch.setattr(ke, "select_relations", lambda *a, **k: calls.append(1) or real(*a, **k))
+    a = node("-1:0", "Apple", "ORG")
+    unsupported = [Triple(subject=a, relation=f"relation {i}", object=node(f"-1:{i + 10}", f"Thing {i}"))
+                   for i in range(ke.MAX_EVIDENCE_LOOKUPS + 5)]
+    out = KEAExplainer._evidence(_item(apple_claim("1999")), unsupported, [])
+    assert len(calls) == ke.MAX_EVIDENCE_LOOKUPS  # one lookup each for the first ones only
+    assert set(out) <= set(range(ke.MAX_EVIDENCE_LOOKUPS)) and out

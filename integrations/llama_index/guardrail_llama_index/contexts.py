@@ -164,6 +164,16 @@ def _sentence(t: Triple) -> str:
 def check_mode(mode: Any) -> ContextMode:
     """Return ``mode`` if it is a :data:`ContextMode`.
 
+    Parameters
+    ----------
+    mode : object
+        The ``context_mode`` a user passed (checked at adapter construction).
+
+    Returns
+    -------
+    {"auto", "text", "graph"}
+        ``mode`` unchanged.
+
     Raises
     ------
     guardrail.InvalidInputError
