@@ -36,6 +36,7 @@ from guardrail.text import split_sentences
 __all__ = [
     "EVIDENCE_MAX_WORDS",
     "QUESTION_MAX_WORDS",
+    "SHORT_CLAIM_WORDS",
     "Evidence",
     "claim_text",
     "last_turn",
@@ -47,6 +48,9 @@ __all__ = [
 EVIDENCE_MAX_WORDS = 170
 #: The question prefix keeps at most this many of the question's last words.
 QUESTION_MAX_WORDS = 40
+#: A claim of at most this many words is read with its question in front ("1976" alone is
+#: not checkable); longer claims are read bare, as the verifier was trained.
+SHORT_CLAIM_WORDS = 6
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _TURN = re.compile(r"\[(?:human|user|assistant|system)\]\s*:\s*", re.I)
@@ -64,7 +68,7 @@ def last_turn(question: str) -> str:
     return parts[-1] if parts else question.strip()
 
 
-def claim_text(claim: str, question: str | None = None) -> str:
+def claim_text(claim: str, question: str | None = None, *, always: bool = False) -> str:
     """The hypothesis the verifier reads for ``claim``.
 
     Parameters
@@ -73,16 +77,21 @@ def claim_text(claim: str, question: str | None = None) -> str:
         An answer, an answer sentence, or a linearised claim triple.
     question : str or None
         The user question or dialogue history; its last turn (at most
-        :data:`QUESTION_MAX_WORDS` words) is prepended so that short answers read as
-        statements.
+        :data:`QUESTION_MAX_WORDS` words) is prepended to a claim of at most
+        :data:`SHORT_CLAIM_WORDS` words, so that short answers read as statements.
+    always : bool
+        Prepend the question whatever the claim's length.
 
     Returns
     -------
     str
-        ``"Q: <question> A: <claim>"`` with a question, else the claim.
+        ``"Q: <question> A: <claim>"`` for a short claim with a question (or any claim
+        with ``always``), else the claim.
     """
     claim = " ".join(claim.split())
     if not question or not question.strip():
+        return claim
+    if not always and len(claim.split()) > SHORT_CLAIM_WORDS:
         return claim
     q = last_turn(question).split()[-QUESTION_MAX_WORDS:]
     return f"Q: {' '.join(q)} A: {claim}"

@@ -39,6 +39,9 @@ __all__ = [
     "load_dev",
     "write_jsonl",
     "convert",
+    "CLAIMS_DEV_MODULUS",
+    "claims_split",
+    "load_claims",
 ]
 
 #: HaluEval task -> (question field or None, context field, right field, hallucinated field).
@@ -346,3 +349,51 @@ def convert(
     See :func:`load_dev` for ``limit``, ``split`` and ``seed``.
     """
     return write_jsonl(load_dev(name, limit=limit, seed=seed, split=split), out)
+
+
+#: Contexts of the claims data whose number is a multiple of this go to its dev split.
+CLAIMS_DEV_MODULUS = 5
+
+
+def claims_split(context_id: str) -> str:
+    """``"dev"`` for a claims-data context whose number ends in 0 or 5 (20 %), else ``"train"``.
+
+    The split is by context, never by claim: the claims of one context share wording.
+    """
+    return "dev" if int(context_id.rsplit("-", 1)[-1]) % CLAIMS_DEV_MODULUS == 0 else "train"
+
+
+def load_claims(split: str = "all") -> list[dict[str, Any]]:
+    """Load the contrastive claims data (``claims/*.jsonl``, CC BY 4.0) by context.
+
+    Parameters
+    ----------
+    split : {"all", "train", "dev"}
+        Which contexts (see :func:`claims_split`).
+
+    Returns
+    -------
+    list of dict
+        One dict per context: ``id``, ``domain``, ``passages``, ``question``, ``claims``
+        (each ``text``, ``label`` (1 supported), ``kind``, and for unsupported ones ``of``
+        and ``span``), plus ``file`` (the source file's stem).
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown split or no claims files.
+    """
+    if split not in ("all", "train", "dev"):
+        raise InvalidInputError(f"unknown split {split!r}; known: ['all', 'train', 'dev']")
+    files = sorted((data_dir() / "claims").glob("*.jsonl"))
+    if not files:
+        raise InvalidInputError(f"no claims data in {str(data_dir() / 'claims')!r}")
+    out = []
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                ctx = json.loads(line)
+                ctx["file"] = path.stem
+                if split == "all" or claims_split(ctx["id"]) == split:
+                    out.append(ctx)
+    return out

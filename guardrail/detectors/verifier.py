@@ -49,16 +49,16 @@ class _Unit:
     claim: str
 
 
-def _units(answer: str, question: str | None) -> list[_Unit]:
-    """Sentence claims of ``answer``; ``question`` is prepended only when given (the
-    detector passes it only with ``question_prefix=True``)."""
+def _units(answer: str, question: str | None, always: bool = False) -> list[_Unit]:
+    """Sentence claims of ``answer``; ``question`` is prepended to short claims (see
+    :func:`guardrail.claims.claim_text`), to every claim with ``always``."""
     spans = split_sentences(answer)
     out = []
     for k, (s, e) in enumerate(spans):
         text = answer[s:e]
         if k and _PRONOUN_START.match(text):
             text = answer[spans[k - 1][0]:e]
-        out.append(_Unit(s, e, claim_text(text, question)))
+        out.append(_Unit(s, e, claim_text(text, question, always=always)))
     return out
 
 
@@ -147,10 +147,11 @@ class VerifierDetector(Detector):
     grounding_weight : float
         Weight of text grounding against triple verification in a node's support, in [0, 1].
     question_prefix : bool
-        Put the question in front of each claim (``"Q: ... A: ..."``). Off by default: the
-        shipped weights learned HaluEval QA's answer-length artefact in that format (short
-        answers pass, full sentences fail: AUC 0.52 on the realistic set against 0.76 for bare
-        claims), so claims are verified as they are written.
+        Put the question in front of every claim (``"Q: ... A: ..."``). Off by default:
+        only claims of at most :data:`guardrail.claims.SHORT_CLAIM_WORDS` words get it (a
+        bare "1976" is not checkable), full sentences are verified as they are written,
+        as the verifier was trained (on length-balanced short answers, so answer length
+        carries no label).
 
     Notes
     -----
@@ -192,8 +193,7 @@ class VerifierDetector(Detector):
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the answer: ``1 - `` the support of its least supported sentence claim."""
-        question = item.question if self.question_prefix else None
-        units = _units(item.answer, question)
+        units = _units(item.answer, item.question, self.question_prefix)
         sents, spans = _evidence_sentences(item)
         if not units or not sents:
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
