@@ -457,7 +457,7 @@ def _cli_file_rows(env: Env, label: str, data: bytes, names: dict[int, str]) -> 
     """
     from typer.testing import CliRunner
 
-    from guardrail import cli
+    from guardrail.cli import app as cli
 
     raw_lines = data.splitlines()
     nonblank = [i for i, r in enumerate(raw_lines, 1) if r.strip(_BLANK)]
@@ -543,7 +543,7 @@ def _log_judge(res: Any) -> Verdict:
 
 def log_cases(env: Env) -> list[Case]:
     """``log show`` / ``log stats`` over logs with hostile fields."""
-    from guardrail.logsink import FlaggedRecord, LoggedExplanation, LoggedNode, open_sink
+    from guardrail.log.sinks import FlaggedRecord, LoggedExplanation, LoggedNode, open_sink
 
     hostile = list(HOSTILE) + ["[bold red]unclosed", "trailing backslash \\", "\x9b31mCSI",
                                "\u202ertl override", "bell\x07 and \r carriage", "\udfff lone surrogate",
@@ -558,7 +558,7 @@ def log_cases(env: Env) -> list[Case]:
         def call() -> Any:
             from typer.testing import CliRunner
 
-            from guardrail import cli
+            from guardrail.cli import app as cli
 
             from guardrail.errors import GuardrailError
 

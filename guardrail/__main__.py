@@ -1,6 +1,6 @@
 """``python -m guardrail``: the ``kg-guardrail`` command line."""
 
-from guardrail.cli import main
+from guardrail.cli.app import main
 
 __all__: list[str] = []
 

@@ -26,7 +26,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from guardrail.cli_input import InputLine, _parse_line, read_items
+from guardrail.io import InputLine, _parse_line, read_items
+from guardrail.errors import InvalidInputError
 
 __all__ = ["RAY_HINT", "AuditResult", "GuardWorker", "require_ray", "init_ray", "ray_rows", "audit"]
 
@@ -107,7 +108,7 @@ class GuardWorker:
             if int(n) <= 0 and "id" not in ln.raw and not ln.error:
                 ln.item, ln.error = None, "missing 'id' (Parquet and Dataset rows need one)"
             lines.append(ln)
-        from guardrail.cli import _check_batch
+        from guardrail.cli.app import _check_batch
 
         before = len(self.guard.unlogged)
         rows: list[dict[str, Any]] = []
@@ -206,7 +207,7 @@ def ray_rows(
     batch_size: int = 32, num_cpus: int | None = None, address: str | None = None,
     compact: bool = True, counter: Any = None,
 ) -> Iterator[tuple[InputLine, dict[str, Any]]]:
-    """The Ray counterpart of :func:`guardrail.cli.run_guard`: ``(line, row)`` in input order.
+    """The Ray counterpart of :func:`guardrail.cli.app.run_guard`: ``(line, row)`` in input order.
 
     Malformed lines are answered on the driver; the others go to ``num_cpus`` workers
     (all CPUs of the cluster by default). ``counter.unlogged``, when a counter object is
@@ -244,7 +245,7 @@ def _source(ray: Any, data: Any) -> tuple[list[InputLine] | None, Any]:
         if path.suffix == ".parquet" or path.is_dir():
             return None, ray.data.read_parquet(str(path))
         if not path.is_file():
-            raise FileNotFoundError(path)
+            raise InvalidInputError(f"input file not found: {str(path)!r}")
         return read_items(path), None
     if isinstance(data, list):
         return [_parse_line(i, json.dumps(rec, ensure_ascii=False)) for i, rec in enumerate(data, 1)], None

@@ -35,7 +35,7 @@ class GuardConfig(BaseModel):
     name : str
         Free-form name recorded in every result (``GuardResult.config``).
     detectors : list of str
-        Detector names from :data:`guardrail.detectors.DETECTORS`, run in this order.
+        Detector names from :data:`guardrail.detectors.REGISTRY`, run in this order.
     detector_params : dict
         Keyword arguments per detector name, e.g. ``{"grounding": {"alpha": 0.7}}``.
     aggregation : {"logistic", "mean", "max"}

@@ -16,18 +16,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from guardrail._steps import abstain, flag_nodes, prefetch_embeddings, with_source
+from guardrail.flag import abstain, flag_nodes, prefetch_embeddings, with_source
 from guardrail.aggregate import final_score
 from guardrail.config import GuardConfig, load_config, shipped_configs
-from guardrail.contexts import ContextInput, split_context_input
+from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.detectors import AlignmentInput, Detector, build_detectors
-from guardrail.encoder import TextEncoder, shared_encoder
+from guardrail.align.encoder import TextEncoder, shared_encoder
 from guardrail.errors import InvalidInputError, LogSinkError
-from guardrail.explain import Explainer
+from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
-from guardrail.log_records import UnloggedRecords
-from guardrail._passages import PassageCache, check_fields, windows
-from guardrail.text import clean_text, size_reason, validate_input
+from guardrail.log.records import UnloggedRecords
+from guardrail.extract.cache import PassageCache, check_fields, windows
+from guardrail.validate import clean_text, size_reason, validate_input
 from guardrail.types import GuardResult, KnowledgeGraph
 
 __all__ = ["Guard"]
@@ -130,7 +130,7 @@ class Guard:
     def explainer(self) -> Explainer:
         """The explainer (KEA Explain by default)."""
         if self._explainer is None:
-            from guardrail.kea_explain import KEAExplainer
+            from guardrail.explain.kea import KEAExplainer
 
             self._explainer = KEAExplainer()
         return self._explainer
@@ -291,7 +291,7 @@ class Guard:
         passed = score < cfg.threshold
         flagged = () if passed else flag_nodes(item.claim_graph, outputs, cfg)
         t0 = time.perf_counter()
-        from guardrail.align import select_relations
+        from guardrail.align.relations import select_relations
 
         # relation selection (KEA Explain) only matters for an answer that is flagged;
         # a passing answer carries the full context graph instead (no encoder call)
@@ -321,16 +321,19 @@ class Guard:
         """
         if not self._sinks:
             return
-        from guardrail.logsink import FlaggedRecord
+        from guardrail.log.sinks import FlaggedRecord
 
         record = FlaggedRecord.from_result(result, contexts, event=event, round=round)
         failed = False
         for sink in self._sinks:
             try:
                 sink.write(record)
-            except Exception as exc:  # noqa: BLE001 - a log failure must never lose the record or the answer
-                kind = "" if isinstance(exc, LogSinkError) else f" ({type(exc).__name__})"
-                _log.error("flagged-answer log %r failed%s: %s; record kept in Guard.unlogged", sink, kind, exc)
+            except LogSinkError as exc:
+                _log.error("flagged-answer log %r failed: %s; record kept in Guard.unlogged", sink, exc)
+                failed = True
+            except Exception as exc:  # noqa: BLE001 - a bug in a sink must not lose the record or the answer
+                _log.error("flagged-answer log %r raised %s (a bug in the sink): %s; record kept in "
+                           "Guard.unlogged", sink, type(exc).__name__, exc, exc_info=True)
                 failed = True
         if failed:
             self.unlogged.keep(record)
@@ -422,6 +425,6 @@ def _open_sinks(log: Any) -> list[Any]:
     if log is None:
         return []
     items = log if isinstance(log, (list, tuple)) else [log]
-    from guardrail.logsink import open_sink
+    from guardrail.log.sinks import open_sink
 
     return [open_sink(x) if isinstance(x, (str, Path)) else x for x in items]

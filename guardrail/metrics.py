@@ -151,7 +151,7 @@ def node_location_report(
         Guard results, aligned with ``items`` by position.
     items : sequence of dict
         Items with ``"sentences": [{"start", "end", "unsupported"}]`` (spans into the
-        answer), as made by :func:`guardrail.datasets.load_qags`; items without
+        answer), as made by :func:`benchmarks.devdata.load_qags`; items without
         sentences are skipped.
 
     Returns

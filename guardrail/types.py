@@ -11,9 +11,9 @@ retrieved passages; an *answer node* is a node of the claim graph.
 
 from __future__ import annotations
 
+from guardrail.errors import InvalidInputError
 from typing import Any, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
@@ -145,20 +145,11 @@ class KnowledgeGraph(BaseModel):
         return not self.nodes
 
     def node(self, node_id: str) -> Node:
-        """Return the node with ``node_id``; raise ``KeyError`` if absent."""
+        """Return the node with ``node_id``; raise :class:`~guardrail.errors.InvalidInputError` if absent."""
         for n in self.nodes:
             if n.id == node_id:
                 return n
-        raise KeyError(node_id)
-
-    def to_networkx(self) -> nx.MultiDiGraph:
-        """Return a :class:`networkx.MultiDiGraph` with ``label`` attributes on nodes and edges."""
-        g = nx.MultiDiGraph()
-        for n in self.nodes:
-            g.add_node(n.id, label=n.label, kind=n.kind)
-        for t in self.triples:
-            g.add_edge(t.subject.id, t.object.id, label=t.relation)
-        return g
+        raise InvalidInputError(f"no node with id {node_id!r} in this graph")
 
     @classmethod
     def merge(cls, graphs: "list[KnowledgeGraph] | tuple[KnowledgeGraph, ...]") -> "KnowledgeGraph":
@@ -401,11 +392,6 @@ class GuardResult(BaseModel):
     total_ms: float = Field(default=0.0, ge=0.0)
     config: str = ""
     history: tuple[RefinementRound, ...] = ()
-
-    @property
-    def flagged(self) -> bool:
-        """True when the answer did not pass (flagged or abstained)."""
-        return not self.passed
 
     def to_json(self, *, compact: bool = False) -> str:
         """Serialise to JSON; ``compact=True`` drops the two graphs (for logs and CLI output)."""

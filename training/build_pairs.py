@@ -3,15 +3,15 @@
 Sources (see ``training/MODEL_CARD.md`` for licences):
 
 1. ``../shared/data/nli/train.jsonl``: 14 claim-verification sources, some capped.
-2. HaluEval QA, dialogue and summarization, **tune split only** (``guardrail.datasets.dev_split``,
+2. HaluEval QA, dialogue and summarization, **tune split only** (``benchmarks.devdata.dev_split``,
    seed 0, 30 % of records held back for validation and never read here).
 3. Synthetic pairs from the tune-split contexts (the FactCC recipe): supported claims
    (context sentences, shortened sentences, faithful reference summary sentences) and
    corrupted claims (entity swap, number or date change, negation, role swap, an added
    sentence from another document).
 
-Every pair is formatted with :func:`guardrail.claims.claim_text` and
-:func:`guardrail.claims.select_evidence`, exactly as the guard does at inference: bare
+Every pair is formatted with :func:`guardrail.align.claims.claim_text` and
+:func:`guardrail.align.claims.select_evidence`, exactly as the guard does at inference: bare
 claims, without the question in front (a first model trained with a ``Q: … A:`` prefix
 learned HaluEval's answer-length artefact). HaluEval QA and dialogue pairs are
 length-balanced (:func:`length_balanced`) for the same reason.
@@ -33,9 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from guardrail.claims import claim_text, select_evidence  # noqa: E402
-from guardrail.datasets import data_dir, load_claims, load_dev  # noqa: E402
-from guardrail.text import split_sentences  # noqa: E402
+from guardrail.align.claims import claim_text, select_evidence  # noqa: E402
+from benchmarks.devdata import data_dir, load_claims, load_dev  # noqa: E402
+from guardrail.text.sentences import split_sentences  # noqa: E402
 
 #: Per-source cap on NLI train pairs (the rest are taken whole).
 NLI_CAPS = {"snli": 3000, "conjnli": 2500, "paws_wiki": 5000, "mnli": 6000, "fever_nli_binary": 5000, "qnli": 3000}
@@ -287,7 +287,7 @@ def _claim_units(text: str) -> list[tuple[int, int, str]]:
 
 def claims_pairs(rng: random.Random, copies: int = 2) -> list[dict]:
     """Pairs from the contrastive claims data, **train contexts only** (see
-    :func:`guardrail.datasets.claims_split`).
+    :func:`benchmarks.devdata.claims_split`).
 
     Each claim is one pair (short claims with the question in front, as at inference); a
     multi-sentence claim also gives one pair per sentence unit: every unit of a supported

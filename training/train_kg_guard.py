@@ -81,7 +81,7 @@ def _split(feats: list, seed: int) -> tuple[list, list]:
 def _predict(net, feats: list) -> list[np.ndarray]:
     import torch
 
-    from guardrail.kg_guard.model import collate
+    from guardrail.models.kg_guard_network import collate
 
     out = []
     net.eval()
@@ -114,7 +114,7 @@ def node_f1(logits: list[np.ndarray], feats: list, t: float) -> float:
 def train(feats: list, args: argparse.Namespace) -> tuple:
     import torch
 
-    from guardrail.kg_guard.model import build_network, collate
+    from guardrail.models.kg_guard_network import build_network, collate
 
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -203,8 +203,8 @@ def main() -> None:
         return
     import torch
 
-    from guardrail.kg_guard.graph import SUPPORT_FEATURES, VERIFIER_FEATURES
-    from guardrail.kg_guard.model import save_model
+    from guardrail.models.kg_guard_graph import SUPPORT_FEATURES, VERIFIER_FEATURES
+    from guardrail.models.kg_guard_network import save_model
 
     torch.set_num_threads(args.threads)
     t0 = time.time()

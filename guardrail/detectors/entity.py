@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from guardrail.detectors._lexical import TextIndex, numbers_in
+from guardrail.text.lexical import TextIndex, numbers_in
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.grounding import GroundingDetector, _node_support, context_index, ground_nodes
 from guardrail.types import DetectorOutput

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from guardrail.detectors._lexical import (
+from guardrail.text.lexical import (
     NUMERIC_KINDS,
     POLAR_WORDS,
     TextIndex,
@@ -39,10 +39,11 @@ from guardrail.detectors._lexical import (
     stems,
 )
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.encoder import TextEncoder, cosine_matrix
+from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Triple
+from guardrail.errors import InvalidInputError
 
-__all__ = ["GroundingDetector", "RelationPreservationDetector", "NodeGrounding", "ground_nodes", "soft", "context_index"]
+__all__ = ["GroundingDetector", "NodeGrounding", "ground_nodes", "soft", "context_index"]
 
 
 def soft(cos: np.ndarray | float, low: float, high: float) -> np.ndarray:
@@ -239,6 +240,9 @@ class GroundingDetector(Detector):
     candidates : int
         Context nodes shortlisted (trigram Jaccard) per answer node that needs an
         embedding match (default 6).
+    name : str or None
+        The registry row's name (``relation`` is this class with ``alpha=0``: RP alone);
+        default ``"grounding"``.
 
     References
     ----------
@@ -259,13 +263,16 @@ class GroundingDetector(Detector):
         question_weight: float = 0.25,
         token_weight: float = 0.5,
         candidates: int = 6,
+        name: str | None = None,
     ) -> None:
         for nm, v in (("alpha", alpha), ("question_weight", question_weight), ("token_weight", token_weight)):
             if not 0.0 <= v <= 1.0:
-                raise ValueError(f"{nm} must be in [0, 1], got {v!r}")
+                raise InvalidInputError(f"{nm} must be in [0, 1], got {v!r}")
         if not (low < threshold and relation_low < relation_high):
-            raise ValueError("need low < threshold and relation_low < relation_high")
+            raise InvalidInputError("need low < threshold and relation_low < relation_high")
         self.alpha = alpha
+        if name is not None:
+            self.name = name
         self.threshold = threshold
         self.low = low
         self.relation_low = relation_low
@@ -396,17 +403,3 @@ def context_index(contexts: tuple[str, ...]) -> TextIndex:
                     _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
                 _INDEX_CACHE[key] = idx
     return idx
-
-
-
-class RelationPreservationDetector(GroundingDetector):
-    """HalluGraph's relation preservation alone: ``score = 1 - RP`` (``alpha = 0``).
-
-    Parameters are those of :class:`GroundingDetector`; ``alpha`` defaults to 0.
-    """
-
-    name = "relation"
-    needs_question_graph = True
-
-    def __init__(self, alpha: float = 0.0, **params: Any) -> None:
-        super().__init__(alpha=alpha, **params)

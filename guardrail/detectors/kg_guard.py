@@ -2,7 +2,7 @@
 
 Seed paper 001 (Sawczyn, Bielak, Kajdanowicz, "KG-Guard: Graph-Based Hallucination
 Detection for Knowledge Base Question Answering"): each answer is turned into an
-augmented graph (:mod:`guardrail.kg_guard.graph`: context neighbourhood, marked answer
+augmented graph (:mod:`guardrail.models.kg_guard_graph`: context neighbourhood, marked answer
 nodes and topic entities, a virtual question node, alignment edges), a 2-layer graph
 transformer encodes it, and an MLP on ``[answer node || question]`` classifies every
 answer node. The weights ship in ``guardrail/models/kg_guard`` (model card there) and are
@@ -26,7 +26,7 @@ import numpy as np
 
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import DetectorError
-from guardrail.kg_guard.graph import AugmentedGraph, answer_nodes, build_augmented_graph
+from guardrail.models.kg_guard_graph import AugmentedGraph, answer_nodes, build_augmented_graph
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport, Span
 
 __all__ = ["KGGuardDetector", "verifier_node_features"]
@@ -42,7 +42,7 @@ def verifier_node_features(item: AlignmentInput, verifier_detector: Any, max_ans
     verifier_detector : VerifierDetector
         Runs the claim verifier (its pair cache makes a second call on the same item cheap).
     max_answer_nodes : int
-        As in :func:`~guardrail.kg_guard.graph.build_augmented_graph`.
+        As in :func:`~guardrail.models.kg_guard_graph.build_augmented_graph`.
 
     Returns
     -------
@@ -115,7 +115,7 @@ class KGGuardDetector(Detector):
     def _load(self) -> tuple[Any, dict[str, Any]]:
         with self._lock:
             if self._net is None:
-                from guardrail.kg_guard.model import load_model
+                from guardrail.models.kg_guard_network import load_model
 
                 self._net, self._config = load_model(self.model_dir)
             return self._net, self._config
@@ -144,7 +144,7 @@ class KGGuardDetector(Detector):
         """Raw logits, shape (A,), of the answer nodes of ``graph``."""
         import torch
 
-        from guardrail.kg_guard.model import collate
+        from guardrail.models.kg_guard_network import collate
 
         net, _ = self._load()
         if not len(graph.answer_index):

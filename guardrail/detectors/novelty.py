@@ -26,10 +26,11 @@ import math
 import re
 from typing import Literal
 
-from guardrail.detectors._lexical import POLAR_WORDS, stem
+from guardrail.text.lexical import POLAR_WORDS, stem
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.extract.normalize import STOP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport
+from guardrail.errors import InvalidInputError
 
 __all__ = ["NoveltyDetector", "tokens", "ngrams"]
 
@@ -88,11 +89,11 @@ class NoveltyDetector(Detector):
         name: str | None = None,
     ) -> None:
         if ngram not in (1, 2, 3):
-            raise ValueError(f"ngram must be 1, 2 or 3, got {ngram!r}")
+            raise InvalidInputError(f"ngram must be 1, 2 or 3, got {ngram!r}")
         if mode not in ("fraction", "count"):
-            raise ValueError(f"mode must be 'fraction' or 'count', got {mode!r}")
+            raise InvalidInputError(f"mode must be 'fraction' or 'count', got {mode!r}")
         if not scale > 0:
-            raise ValueError(f"scale must be > 0, got {scale!r}")
+            raise InvalidInputError(f"scale must be > 0, got {scale!r}")
         self.ngram, self.mode, self.scale = ngram, mode, float(scale)
         if name:
             self.name = name

@@ -20,18 +20,16 @@ from typing import Any, Literal
 
 import numpy as np
 
-from guardrail.detectors._lexical import POLAR_WORDS, TextIndex, bigrams, has_content, numbers_in, stems
+from guardrail.text.lexical import POLAR_WORDS, TextIndex, bigrams, has_content, numbers_in, stems
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.grounding import context_index, soft
-from guardrail.encoder import cosine_matrix
-from guardrail.text import split_sentences
+from guardrail.align.encoder import cosine_matrix
+from guardrail.text.sentences import split_sentences
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport, Span
+from guardrail.errors import InvalidInputError
 
 __all__ = [
     "LexicalSupportDetector",
-    "WorstSentenceLexicalDetector",
-    "ContextLexicalDetector",
-    "BigramSupportDetector",
     "SentenceSupportDetector",
 ]
 
@@ -75,24 +73,29 @@ class LexicalSupportDetector(Detector):
     ngram : {1, 2}
         1: single content words and numbers; 2: pairs of consecutive content words, i.e.
         whether the answer's phrases (not only its words) occur in the context.
+    name : str or None
+        The registry row's name (``lexical_worst``, ``lexical_ctx``, ``lexical_bigram`` are
+        rows of this class with other parameters); default ``"lexical"``.
     """
 
     name = "lexical"
 
     def __init__(
         self, number_weight: float = 3.0, reduce: Literal["all", "worst_sentence"] = "all",
-        use_question: bool = True, ngram: int = 1,
+        use_question: bool = True, ngram: int = 1, name: str | None = None,
     ) -> None:
         if number_weight < 0:
-            raise ValueError(f"number_weight must be >= 0, got {number_weight!r}")
+            raise InvalidInputError(f"number_weight must be >= 0, got {number_weight!r}")
         if reduce not in ("all", "worst_sentence"):
-            raise ValueError(f"reduce must be 'all' or 'worst_sentence', got {reduce!r}")
+            raise InvalidInputError(f"reduce must be 'all' or 'worst_sentence', got {reduce!r}")
         if ngram not in (1, 2):
-            raise ValueError(f"ngram must be 1 or 2, got {ngram!r}")
+            raise InvalidInputError(f"ngram must be 1 or 2, got {ngram!r}")
         self.number_weight = number_weight
         self.reduce = reduce
         self.use_question = use_question
         self.ngram = ngram
+        if name is not None:
+            self.name = name
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the unsupported share in ``[0, 1]``; per-node support is word coverage."""
@@ -135,9 +138,9 @@ class SentenceSupportDetector(Detector):
         max_context_sentences: int = 200,
     ) -> None:
         if not low < high:
-            raise ValueError(f"need low < high, got {low!r}, {high!r}")
+            raise InvalidInputError(f"need low < high, got {low!r}, {high!r}")
         if reduce not in ("min", "mean"):
-            raise ValueError(f"reduce must be 'min' or 'mean', got {reduce!r}")
+            raise InvalidInputError(f"reduce must be 'min' or 'mean', got {reduce!r}")
         self.low, self.high, self.reduce = low, high, reduce
         self.max_context_sentences = max_context_sentences
 
@@ -175,36 +178,3 @@ def _node_support(
             evidence_span=Span(start=s, end=e, source=src),
         ))
     return tuple(out)
-
-
-class WorstSentenceLexicalDetector(LexicalSupportDetector):
-    """:class:`LexicalSupportDetector` scored on the answer's least supported sentence.
-
-    Parameters
-    ----------
-    number_weight : float
-        As for :class:`LexicalSupportDetector` (default 3).
-    """
-
-    name = "lexical_worst"
-
-    def __init__(self, number_weight: float = 3.0) -> None:
-        super().__init__(number_weight=number_weight, reduce="worst_sentence")
-
-
-class ContextLexicalDetector(LexicalSupportDetector):
-    """:class:`LexicalSupportDetector` with the context as the only evidence (question ignored)."""
-
-    name = "lexical_ctx"
-
-    def __init__(self, number_weight: float = 3.0) -> None:
-        super().__init__(number_weight=number_weight, use_question=False)
-
-
-class BigramSupportDetector(LexicalSupportDetector):
-    """Share of the answer's consecutive content-word pairs absent from context and question."""
-
-    name = "lexical_bigram"
-
-    def __init__(self, number_weight: float = 3.0) -> None:
-        super().__init__(number_weight=number_weight, ngram=2)

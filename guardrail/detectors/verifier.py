@@ -2,9 +2,9 @@
 
 The claim graph defines the units. Each answer sentence (with the previous sentence
 when it opens with a pronoun) is a claim; its evidence is
-chosen among the context sentences by :func:`guardrail.claims.select_evidence` (for a
+chosen among the context sentences by :func:`guardrail.align.claims.select_evidence` (for a
 graph context, the linearised context triples). The cross-encoder of
-:mod:`guardrail.verifier` gives p(supported) per claim, and the answer's score is
+:mod:`guardrail.models.claim_verifier` gives p(supported) per claim, and the answer's score is
 ``1 - min_k p_k``: one unsupported claim fails the answer however much supported text
 surrounds it (no dilution).
 
@@ -29,11 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from guardrail.claims import EVIDENCE_MAX_WORDS, claim_text, context_sentences, select_evidence
-from guardrail.detectors._lexical import numbers_in
+from guardrail.align.claims import EVIDENCE_MAX_WORDS, claim_text, context_sentences, select_evidence
+from guardrail.text.lexical import numbers_in
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.text import split_sentences
+from guardrail.text.sentences import split_sentences
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
+from guardrail.errors import InvalidInputError
 
 __all__ = ["VerifierDetector"]
 
@@ -51,7 +52,7 @@ class _Unit:
 
 def _units(answer: str, question: str | None, always: bool = False) -> list[_Unit]:
     """Sentence claims of ``answer``; ``question`` is prepended to short claims (see
-    :func:`guardrail.claims.claim_text`), to every claim with ``always``."""
+    :func:`guardrail.align.claims.claim_text`), to every claim with ``always``."""
     spans = split_sentences(answer)
     out = []
     for k, (s, e) in enumerate(spans):
@@ -133,7 +134,7 @@ def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
 
 
 class VerifierDetector(Detector):
-    """Verify each answer claim with the shipped cross-encoder (:class:`~guardrail.verifier.ClaimVerifier`).
+    """Verify each answer claim with the shipped cross-encoder (:class:`~guardrail.models.claim_verifier.ClaimVerifier`).
 
     Parameters
     ----------
@@ -148,7 +149,7 @@ class VerifierDetector(Detector):
         Weight of text grounding against triple verification in a node's support, in [0, 1].
     question_prefix : bool
         Put the question in front of every claim (``"Q: ... A: ..."``). Off by default:
-        only claims of at most :data:`guardrail.claims.SHORT_CLAIM_WORDS` words get it (a
+        only claims of at most :data:`guardrail.align.claims.SHORT_CLAIM_WORDS` words get it (a
         bare "1976" is not checkable), full sentences are verified as they are written,
         as the verifier was trained (on length-balanced short answers, so answer length
         carries no label).
@@ -172,10 +173,10 @@ class VerifierDetector(Detector):
         question_prefix: bool = False,
     ) -> None:
         if max_evidence_words < 1:
-            raise ValueError(f"max_evidence_words must be >= 1, got {max_evidence_words!r}")
+            raise InvalidInputError(f"max_evidence_words must be >= 1, got {max_evidence_words!r}")
         for nm, v in (("unit_threshold", unit_threshold), ("grounding_weight", grounding_weight)):
             if not 0.0 <= v <= 1.0:
-                raise ValueError(f"{nm} must be in [0, 1], got {v!r}")
+                raise InvalidInputError(f"{nm} must be in [0, 1], got {v!r}")
         self._verifier = verifier
         self.max_evidence_words = max_evidence_words
         self.unit_threshold = unit_threshold
@@ -186,14 +187,14 @@ class VerifierDetector(Detector):
     def verifier(self) -> Any:
         """The cross-encoder (loaded on first use)."""
         if self._verifier is None:
-            from guardrail.verifier import shared_verifier
+            from guardrail.models.claim_verifier import shared_verifier
 
             self._verifier = shared_verifier()
         return self._verifier
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the answer: ``1 - `` the support of its least supported sentence claim."""
-        units = _units(item.answer, item.question, self.question_prefix)
+        units = _units(item.answer, item.question if self.question_prefix else None, True)
         sents, spans = _evidence_sentences(item)
         if not units or not sents:
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)

@@ -4,9 +4,9 @@ Steps, after KEA Explain (Sections "Relation selection", "Semantic clustering" a
 "Graph kernel-based comparison"):
 
 1. select the context subgraph relevant to the claim graph
-   (:func:`guardrail.align.select_relations`);
+   (:func:`guardrail.align.relations.select_relations`);
 2. cluster the node and edge labels of both graphs (cosine distance, average linkage,
-   threshold 0.35; :func:`guardrail.align.cluster_labels`);
+   threshold 0.35; :func:`guardrail.align.relations.cluster_labels`);
 3. compare the graphs with GraKeL's ``WeisfeilerLehman(n_iter=5, normalize=True,
    base_graph_kernel=VertexHistogram)``, node labels being cluster ids.
 
@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from guardrail.align import DISTANCE_THRESHOLD, cluster_labels, select_relations
-from guardrail.detectors._lexical import has_content
+from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels, select_relations
+from guardrail.text.lexical import has_content
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.encoder import TextEncoder, cosine_matrix
-from guardrail.errors import DetectorError
+from guardrail.align.encoder import TextEncoder, cosine_matrix
+from guardrail.errors import DetectorError, InvalidInputError
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport
 
 __all__ = ["WLKernelDetector", "wl_similarity", "to_grakel_input"]
@@ -161,9 +161,9 @@ class WLKernelDetector(Detector):
 
     def __init__(self, iterations: int = 5, distance_threshold: float = DISTANCE_THRESHOLD) -> None:
         if iterations < 1:
-            raise ValueError(f"iterations must be >= 1, got {iterations!r}")
+            raise InvalidInputError(f"iterations must be >= 1, got {iterations!r}")
         if distance_threshold < 0:
-            raise ValueError(f"distance_threshold must be >= 0, got {distance_threshold!r}")
+            raise InvalidInputError(f"distance_threshold must be >= 0, got {distance_threshold!r}")
         self.iterations = iterations
         self.distance_threshold = distance_threshold
 

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from guardrail._lazy import require
+from guardrail._optional import require
 from guardrail.errors import ExtractionError, InvalidInputError
 from guardrail.extract.base import Extractor
 from guardrail.extract.normalize import normalize_label

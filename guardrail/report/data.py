@@ -91,7 +91,7 @@ def load_results(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
 
 def load_inputs(path: Path) -> dict[str, dict[str, Any]]:
     """The raw input objects of a ``check`` input file, by id (the line number when absent)."""
-    from guardrail.cli_input import read_items
+    from guardrail.io import read_items
 
     return {ln.id: ln.raw for ln in read_items(path) if ln.raw}
 

@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "detectors"))
 from _fakes import FakeEncoder, apple_claim, apple_context, node  # noqa: E402
 
-from guardrail.align import cluster_labels, nearest_nodes, select_relations  # noqa: E402
+from guardrail.align.relations import cluster_labels, nearest_nodes, select_relations  # noqa: E402
 from guardrail.types import KnowledgeGraph, Triple  # noqa: E402
 
 
@@ -89,7 +89,7 @@ def test_nearest_nodes():
 
 @pytest.mark.slow
 def test_real_minilm_merges_synonyms_at_kea_threshold():
-    from guardrail.encoder import shared_encoder
+    from guardrail.align.encoder import shared_encoder
 
     out = cluster_labels(["film", "movie", "Paris", "banana"], shared_encoder(), 0.35)
     assert out["film"] == out["movie"]

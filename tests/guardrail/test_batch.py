@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from guardrail.cli import DEMO_DATA, app, read_items, run_guard
+from guardrail.cli.app import DEMO_DATA, app, read_items, run_guard
 from guardrail.guard import Guard
 
 #: Detectors whose models ship with the package (spaCy, MiniLM): no trained weights needed.

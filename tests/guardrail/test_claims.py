@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guardrail.claims import claim_text, context_sentences, last_turn, select_evidence
+from guardrail.align.claims import claim_text, context_sentences, last_turn, select_evidence
 
 
 def test_claim_text_puts_the_question_in_front():

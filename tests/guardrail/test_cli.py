@@ -1,6 +1,6 @@
 """Tests for the kg-guardrail command line.
 
-Most tests replace :func:`guardrail.cli.make_guard` with a real :class:`Guard` whose
+Most tests replace :func:`guardrail.cli.app.make_guard` with a real :class:`Guard` whose
 extractor and judge are tiny fakes (capitalised words; share of answer words missing
 from the context), so they exercise input handling, batching, logging and rendering
 without loading models. ``test_end_to_end_real_guard`` runs the real pipeline (slow).
@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from guardrail import cli
+from guardrail.cli import app as cli
 from guardrail.config import GuardConfig, load_config, save_config
-from guardrail.datasets import dev_split
+from benchmarks.devdata import dev_split
 from guardrail.extract.base import Extractor
 from guardrail.guard import Guard
-from guardrail.logsink import read_log
+from guardrail.log.sinks import read_log
 from guardrail.types import Explanation, FlaggedNode, GuardResult, KnowledgeGraph, Node, Span
 
 REPO = Path(__file__).resolve().parents[2]
@@ -213,22 +213,6 @@ def test_log_show_and_stats(tmp_path, fake, suffix):
     assert res.exit_code == 2 and "not found" in res.stderr
 
 
-def test_convert(tmp_path, monkeypatch):
-    (tmp_path / "halueval").mkdir()
-    rec = {"knowledge": "K.", "question": "Q?", "right_answer": "A", "hallucinated_answer": "B"}
-    _write_input(tmp_path / "halueval" / "qa_dev.jsonl", [rec] * 20)
-    monkeypatch.setenv("KG_GUARDRAIL_DATA", str(tmp_path))
-    out = tmp_path / "qa.jsonl"
-    res = runner.invoke(cli.app, ["convert", "halueval_qa", "--out", str(out), "--limit", "6", "--split", "tune"])
-    assert res.exit_code == 0, res.output
-    rows = _lines(out)
-    assert len(rows) == 6 and {r["label"] for r in rows} == {0, 1}
-    tune_ids = {it["group"] for it in dev_split([{"group": f"qa-{i}"} for i in range(20)])[0]}
-    assert {r["group"] for r in rows} <= tune_ids
-    res = runner.invoke(cli.app, ["convert", "nope", "--out", str(out)])
-    assert res.exit_code == 2 and "unknown dataset" in res.stderr
-
-
 def test_demo_with_fake_guard(fake):
     res = runner.invoke(cli.app, ["demo", "--limit", "6"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
@@ -374,7 +358,7 @@ HOSTILE_ID = "[/bold]\x1b[2J"
 
 
 def _hostile_log(path: Path) -> None:
-    from guardrail.logsink import FlaggedRecord, LoggedExplanation, LoggedNode, open_sink
+    from guardrail.log.sinks import FlaggedRecord, LoggedExplanation, LoggedNode, open_sink
 
     rec = FlaggedRecord(
         id=HOSTILE_ID, score=0.9, threshold=0.5, passed=False, answer="x",
@@ -412,7 +396,7 @@ def test_log_show_skips_and_reports_damaged_lines(tmp_path, fake):
 def test_render_helpers_neutralise_untrusted_text():
     from rich.console import Console
 
-    from guardrail.cli_render import clean, highlighted_answer, markup
+    from guardrail.cli.render import clean, highlighted_answer, markup
 
     assert clean("a\x1b[2J\x9b\u202eb\udfff\r\n\t") == "a\ufffd[2J\ufffd\ufffdb\ufffd \n\t"
     console = Console(record=True, width=100)

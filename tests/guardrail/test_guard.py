@@ -10,7 +10,7 @@ import pytest
 
 from guardrail import Guard, GuardResult, InvalidInputError, KnowledgeGraph
 from guardrail.extract.spacy_extractor import SpacyExtractor
-from guardrail.logsink import read_log
+from guardrail.log.sinks import read_log
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from _fakes import FakeEncoder, apple_claim, apple_context, node  # noqa: E402
 
 from guardrail.detectors.base import AlignmentInput  # noqa: E402
 from guardrail.detectors.grounding import GroundingDetector  # noqa: E402
-from guardrail.kea_explain import KEAExplainer, edit_operations, find_contradictions  # noqa: E402
+from guardrail.explain.kea import KEAExplainer, edit_operations, find_contradictions  # noqa: E402
 from guardrail.types import FlaggedNode, KnowledgeGraph  # noqa: E402
 
 
@@ -105,7 +105,7 @@ def test_real_guard_flags_1999_with_1976_evidence():
 
 
 def test_evidence_lookups_are_bounded_for_long_answers(monkeypatch):
-    import guardrail.kea_explain as ke
+    import guardrail.explain.kea as ke
     from guardrail.types import Triple
 
     calls = []

@@ -1,4 +1,4 @@
-"""Tests for guardrail.logsink: records, JSONL and SQLite sinks under concurrency."""
+"""Tests for guardrail.log.sinks: records, JSONL and SQLite sinks under concurrency."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pydantic
 import pytest
 
 from guardrail.errors import LogSinkError
-from guardrail.logsink import (
+from guardrail.log.sinks import (
     FlaggedRecord, JsonlSink, LogSink, MemorySink, SqliteSink, context_hash, open_sink, read_log,
 )
 from guardrail.types import Explanation, FlaggedNode, GuardResult, Span
@@ -125,7 +125,7 @@ def test_sqlite_malformed_row_is_skipped_and_reported(tmp_path):
 
 _SHORT_WRITE = """
 import os, resource, signal, sys
-from guardrail.logsink import JsonlSink, FlaggedRecord
+from guardrail.log.sinks import JsonlSink, FlaggedRecord
 from guardrail.errors import LogSinkError
 sys.path.insert(0, {tests!r})
 from test_logsink import make_result, CONTEXTS
@@ -208,7 +208,7 @@ def test_guard_keeps_the_record_when_a_sink_raises_anything(caplog):
 
 def test_guard_unlogged_is_bounded_and_reports_drops(caplog):
     from guardrail.guard import Guard
-    from guardrail.log_records import UnloggedRecords
+    from guardrail.log.records import UnloggedRecords
 
     class Broken(LogSink):
         def write(self, record: FlaggedRecord) -> None:
@@ -317,3 +317,24 @@ def test_jsonl_fsync_and_reopen_after_close(tmp_path):
     sink.write(FlaggedRecord.from_result(make_result(1), CONTEXTS))
     sink.close()
     assert [r.id for r in sink.read()] == ["r0", "r1"]
+
+
+def test_sqlite_record_without_id_is_written(tmp_path):
+    rec = FlaggedRecord.from_result(make_result(0).model_copy(update={"id": None}), CONTEXTS)
+    with open_sink(tmp_path / "log.sqlite") as sink:
+        sink.write(rec)  # raised TypeError (re.sub on None) before
+        assert [r.id for r in sink.read(strict=True)] == [None]
+
+
+@pytest.mark.slow
+def test_guard_check_without_id_reaches_a_sqlite_log(tmp_path):
+    """A plain ``check()`` (no id, the default) must reach a SQLite log; the guard used to
+    swallow the sink's TypeError and keep the record only in ``unlogged``."""
+    from guardrail.guard import Guard
+
+    path = tmp_path / "flagged.sqlite"
+    g = Guard(log=str(path))
+    r = g.check("Paris is the capital of Spain.", ["Paris is the capital of France."])
+    assert not r.passed and r.id is None
+    assert len(g.unlogged) == 0
+    assert [rec.id for rec in read_log(path)] == [None]

@@ -3,7 +3,7 @@
 import pytest
 
 from guardrail.errors import ConfigError, HallucinationError
-from guardrail.policy import DEFAULT_REFUSAL, Policy, apply_policy, filter_answer, parse_policy
+from guardrail.policy.policies import DEFAULT_REFUSAL, Policy, apply_policy, filter_answer, parse_policy
 from guardrail.types import FlaggedNode, GuardResult, Span
 
 ANSWER = "Paris is the capital of France. It was founded in 1999 by Romans."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.datasets import data_dir, load_dev
+from benchmarks.devdata import data_dir, load_dev
 
 pytestmark = pytest.mark.slow
 

@@ -10,9 +10,9 @@ import pytest
 
 from guardrail import Guard, HallucinationError, RefinementError
 from guardrail.errors import ConfigError
-from guardrail.logsink import read_log
-from guardrail.prompts import escape_block
-from guardrail.refine import Refiner, RefinementRequest, aenforce, build_feedback, enforce, refinement_messages
+from guardrail.log.sinks import read_log
+from guardrail.policy.prompts import escape_block
+from guardrail.policy.refine import Refiner, RefinementRequest, aenforce, build_feedback, enforce, refinement_messages
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ pytest.importorskip("jinja2", reason="the report needs the 'report' extra")
 
 from typer.testing import CliRunner  # noqa: E402
 
-from guardrail.cli import DEMO_DATA, app  # noqa: E402
+from guardrail.cli.app import DEMO_DATA, app  # noqa: E402
 from guardrail.report import render_html, report_from_files  # noqa: E402
 from guardrail.report.data import evidence_spans, join_inputs, load_inputs, load_results, segments  # noqa: E402
 from guardrail.report.graph import alignment  # noqa: E402

@@ -209,8 +209,8 @@ def _graphs(n_ctx: int):
 
 
 def test_long_context_embeds_only_a_shortlist() -> None:
-    from guardrail._steps import PREFETCH_CONTEXT_MAX, prefetch_embeddings
-    from guardrail.align import select_relations
+    from guardrail.flag import PREFETCH_CONTEXT_MAX, prefetch_embeddings
+    from guardrail.align.relations import select_relations
     from guardrail.detectors.base import AlignmentInput
 
     claim, ctx = _graphs(2_000)
@@ -233,7 +233,7 @@ def test_long_context_embeds_only_a_shortlist() -> None:
 def test_encoder_errors_are_typed_and_its_cache_is_bounded() -> None:
     import numpy as np
 
-    from guardrail.encoder import MiniLMEncoder
+    from guardrail.align.encoder import MiniLMEncoder
 
     for kwargs in ({"cache_size": -1}, {"batch_size": 0}):
         with pytest.raises(InvalidInputError):
@@ -249,7 +249,7 @@ def test_encoder_errors_are_typed_and_its_cache_is_bounded() -> None:
 
 
 def test_kea_uses_triple_support_from_any_detector() -> None:
-    from guardrail.kea_explain import triple_support
+    from guardrail.explain.kea import triple_support
     from guardrail.types import DetectorOutput, NodeSupport
 
     from _fakes import apple_claim

@@ -13,7 +13,7 @@ import pytest
 
 from guardrail import Guard
 from guardrail.errors import DetectorError
-from guardrail.verifier import MODEL_DIR, ClaimVerifier
+from guardrail.models.claim_verifier import MODEL_DIR, ClaimVerifier
 
 pytestmark = pytest.mark.slow
 

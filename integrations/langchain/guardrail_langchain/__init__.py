@@ -26,7 +26,7 @@ GUARD_EVENT
 Requires ``langchain-core`` 1.x: ``pip install 'kg-guardrail[langchain]'``.
 """
 
-from guardrail._lazy import require
+from guardrail._optional import require
 
 require("langchain_core", extra="langchain")
 

@@ -2,7 +2,7 @@
 
 Conversions between LangChain objects and what :mod:`guardrail` takes (answer text,
 passage texts, question), the re-prompt functions built from a chat model, and the
-one place that calls :func:`guardrail.refine.enforce` / :func:`~guardrail.refine.aenforce`
+one place that calls :func:`guardrail.policy.refine.enforce` / :func:`~guardrail.policy.refine.aenforce`
 and dispatches the custom callback event.
 """
 
@@ -18,8 +18,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
 from guardrail.errors import ConfigError, InvalidInputError
-from guardrail.policy import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
-from guardrail.refine import RefinementRequest, Refiner, aenforce, enforce, refinement_messages
+from guardrail.policy.policies import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
+from guardrail.policy.refine import RefinementRequest, Refiner, aenforce, enforce, refinement_messages
 from guardrail.types import GuardResult
 
 __all__ = [

@@ -66,8 +66,8 @@ class CheckedRun:
 
     @property
     def context_hash(self) -> str:
-        """:func:`guardrail.logsink.context_hash` of the passages (as in the log records)."""
-        from guardrail.logsink import context_hash
+        """:func:`guardrail.log.sinks.context_hash` of the passages (as in the log records)."""
+        from guardrail.log.sinks import context_hash
 
         return context_hash(self.contexts)
 

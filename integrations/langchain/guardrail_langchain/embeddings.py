@@ -7,7 +7,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from guardrail.encoder import shared_encoder
+from guardrail.align.encoder import shared_encoder
 
 __all__ = ["MiniLMEmbeddings"]
 
@@ -15,7 +15,7 @@ __all__ = ["MiniLMEmbeddings"]
 class MiniLMEmbeddings(Embeddings):
     """all-MiniLM-L6-v2 embeddings (384-d, unit norm), offline, shared with the guard.
 
-    Uses :func:`guardrail.encoder.shared_encoder`, so a vector store and the guard load
+    Uses :func:`guardrail.align.encoder.shared_encoder`, so a vector store and the guard load
     the model once and share its cache. Handy for ``InMemoryVectorStore`` in tests and
     examples; any encoder with ``encode(texts) -> ndarray`` can be given instead.
 

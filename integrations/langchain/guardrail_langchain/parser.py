@@ -13,7 +13,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
 from guardrail.errors import InvalidInputError
-from guardrail.policy import DEFAULT_REFUSAL
+from guardrail.policy.policies import DEFAULT_REFUSAL
 from guardrail_langchain._common import (
     answer_text,
     arun_policy,

@@ -20,7 +20,7 @@ from langchain_core.runnables.utils import AddableDict
 from pydantic import ConfigDict
 
 from guardrail.errors import InvalidInputError
-from guardrail.policy import DEFAULT_REFUSAL, PolicyLike, PolicyOutcome
+from guardrail.policy.policies import DEFAULT_REFUSAL, PolicyLike, PolicyOutcome
 from guardrail_langchain._common import (
     ANSWER_KEYS,
     CONTEXT_KEYS,

@@ -1,7 +1,7 @@
 """:class:`MiniLMEmbedding`: the guard's offline all-MiniLM-L6-v2 encoder as a LlamaIndex embed model.
 
 Useful for tests, examples and fully offline pipelines: the vectors come from
-:func:`guardrail.encoder.shared_encoder` (the same process-wide model and cache the
+:func:`guardrail.align.encoder.shared_encoder` (the same process-wide model and cache the
 guard uses), so no embedding API and no model download are involved.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from llama_index.core.base.embeddings.base import BaseEmbedding, Embedding
 from pydantic import PrivateAttr
 
-from guardrail.encoder import shared_encoder
+from guardrail.align.encoder import shared_encoder
 
 __all__ = ["MiniLMEmbedding"]
 

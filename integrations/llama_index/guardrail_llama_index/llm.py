@@ -1,8 +1,8 @@
 """Re-prompt functions for the core refinement loop, built from a LlamaIndex LLM.
 
-The loop itself is :class:`guardrail.refine.Refiner`; this module only turns its
-:class:`~guardrail.refine.RefinementRequest` into ``ChatMessage`` objects (from
-:func:`guardrail.refine.refinement_messages`) and calls ``llm.chat`` / ``llm.achat``.
+The loop itself is :class:`guardrail.policy.refine.Refiner`; this module only turns its
+:class:`~guardrail.policy.refine.RefinementRequest` into ``ChatMessage`` objects (from
+:func:`guardrail.policy.refine.refinement_messages`) and calls ``llm.chat`` / ``llm.achat``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, ChatResponse
 
-from guardrail.refine import RefinementRequest, refinement_messages
+from guardrail.policy.refine import RefinementRequest, refinement_messages
 from guardrail_llama_index.contexts import context_texts
 
 __all__ = ["resolve_llm", "chat_messages", "make_reprompt", "make_areprompt"]

@@ -1,7 +1,7 @@
 """:class:`GuardedQueryEngine`: any LlamaIndex query engine, with its answers guarded.
 
 The wrapped engine answers as usual; its answer and retrieved source nodes go through
-:func:`guardrail.refine.enforce` (or :func:`~guardrail.refine.aenforce`) with the chosen
+:func:`guardrail.policy.refine.enforce` (or :func:`~guardrail.policy.refine.aenforce`) with the chosen
 policy, and the :class:`~guardrail.types.GuardResult` is attached to the response's
 ``metadata``. Policies, the refinement loop and logging all live in the core.
 """
@@ -26,8 +26,8 @@ from llama_index.core.prompts.mixin import PromptMixinType
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
 from guardrail.errors import ConfigError
-from guardrail.policy import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
-from guardrail.refine import Refiner, aenforce, enforce
+from guardrail.policy.policies import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
+from guardrail.policy.refine import Refiner, aenforce, enforce
 from guardrail_llama_index.contexts import ContextMode, GuardContexts, check_mode, contexts_from_nodes
 from guardrail_llama_index.llm import make_areprompt, make_reprompt, resolve_llm
 
@@ -63,7 +63,7 @@ class GuardedQueryEngine(BaseQueryEngine):
     guard : guardrail.Guard
         The guard; its log sinks record flagged answers and refinement rounds.
     policy : {"annotate", "filter", "raise", "refine"} or callable
-        What to do with a flagged answer (see :mod:`guardrail.policy`); a callable
+        What to do with a flagged answer (see :mod:`guardrail.policy.policies`); a callable
         ``fn(answer, result) -> str`` is a custom policy.
     llm : LLM or None
         LLM re-prompted by ``refine``; default the engine's (for a

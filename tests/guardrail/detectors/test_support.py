@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from _fakes import CONTEXT_TEXT, FakeEncoder, apple_claim, apple_context, node
-from guardrail.detectors._lexical import TextIndex, numbers_in, shortlist, stem
+from guardrail.text.lexical import TextIndex, numbers_in, shortlist, stem
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.support import (
     LexicalSupportDetector,
     SentenceSupportDetector,
-    WorstSentenceLexicalDetector,
 )
 from guardrail.types import KnowledgeGraph
 
@@ -46,7 +45,7 @@ def test_lexical_supported_vs_invented():
 
 def test_worst_sentence_is_not_averaged_away():
     text = "Apple was founded in 1976. Steve Jobs founded Apple. Tom Hanks sang opera."
-    assert WorstSentenceLexicalDetector().detect(_item(text)).score > LexicalSupportDetector().detect(_item(text)).score
+    assert LexicalSupportDetector(reduce="worst_sentence").detect(_item(text)).score > LexicalSupportDetector().detect(_item(text)).score
 
 
 def test_sentence_detector_identical_sentence_is_supported():

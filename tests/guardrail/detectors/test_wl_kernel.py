@@ -75,7 +75,7 @@ def test_bad_parameters_and_registry():
 
 @pytest.mark.slow
 def test_real_encoder_supported_answer_scores_lower():
-    from guardrail.encoder import shared_encoder
+    from guardrail.align.encoder import shared_encoder
 
     enc = shared_encoder()
     ctx = apple_context()

@@ -12,7 +12,7 @@ import pytest
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.runnables import RunnableLambda
 
-from guardrail.logsink import context_hash, read_log
+from guardrail.log.sinks import context_hash, read_log
 from guardrail_langchain import AsyncGuardCallbackHandler, GuardCallbackHandler, GuardRunnable
 
 # Six different questions; each run answers its own question with HaluEval's right answer.

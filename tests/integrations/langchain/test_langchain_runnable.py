@@ -17,8 +17,8 @@ from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from guardrail.errors import ConfigError, HallucinationError
-from guardrail.logsink import read_log
-from guardrail.policy import DEFAULT_REFUSAL
+from guardrail.log.sinks import read_log
+from guardrail.policy.policies import DEFAULT_REFUSAL
 from guardrail_langchain import GUARD_EVENT, GuardRunnable
 
 # Record 18 (Dua Lipa's album): the context says 2017; HaluEval's hallucination says 2018

@@ -18,7 +18,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import RunnableLambda
 
 from guardrail.errors import InvalidInputError
-from guardrail.policy import DEFAULT_REFUSAL
+from guardrail.policy.policies import DEFAULT_REFUSAL
 from guardrail_langchain import GUARD_EVENT, GuardOutputParser, GuardRunnable, MiniLMEmbeddings, guard_chain
 
 REC = 18

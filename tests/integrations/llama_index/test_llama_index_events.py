@@ -10,7 +10,7 @@ import pytest
 from llama_index.core.instrumentation import get_dispatcher
 
 from guardrail import Guard
-from guardrail.logsink import read_log
+from guardrail.log.sinks import read_log
 from guardrail_llama_index import GuardedQueryEngine, GuardEventHandler
 
 PICKS = (5, 8, 17, 18)  # records whose hallucinated answer the default guard flags

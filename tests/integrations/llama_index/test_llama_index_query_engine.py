@@ -15,7 +15,7 @@ from llama_index.core import Settings
 
 from guardrail import Guard, GuardResult
 from guardrail.errors import ConfigError, HallucinationError
-from guardrail.logsink import read_log
+from guardrail.log.sinks import read_log
 from guardrail_llama_index import GuardedQueryEngine
 
 OBEROI, HUMAN_ERROR, ANUBIS, ZILPO, DUA_LIPA = 1, 17, 8, 14, 18

@@ -1,0 +1,180 @@
+"""Graph alignment after KEA Explain: relation selection and semantic label clustering.
+
+KEA Explain (Section "Knowledge Graph Relation Selection") keeps, for every claim
+triple, the context triple whose "subject relation object" string is most similar
+under SBERT cosine; the selected triples form the context subgraph the claim graph is
+compared with. Section "Semantic clustering of labels" then clusters the node and edge
+labels of both graphs with average-linkage agglomerative clustering on cosine distance
+(threshold 0.35), so that synonyms ("film"/"movie") share one symbolic label before the
+Weisfeiler-Lehman kernel, which only sees label identity, compares the graphs.
+
+Both functions only call the shared encoder, which caches every string it has seen, so a
+context passage shared by many answers is embedded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from guardrail.text.lexical import shortlist
+from guardrail.align.encoder import TextEncoder, cosine_matrix
+from guardrail.types import KnowledgeGraph, Node, Triple
+from guardrail.errors import InvalidInputError
+
+__all__ = ["select_relations", "cluster_labels", "nearest_nodes", "DISTANCE_THRESHOLD"]
+
+#: KEA Explain's cosine-distance threshold for label clustering.
+DISTANCE_THRESHOLD = 0.35
+
+
+def _dedupe_nodes(nodes: Iterable[Node]) -> tuple[Node, ...]:
+    seen: dict[str, Node] = {}
+    for n in nodes:
+        seen.setdefault(n.id, n)
+    return tuple(seen.values())
+
+
+def nearest_nodes(
+    queries: Sequence[Node], candidates: Sequence[Node], encoder: TextEncoder
+) -> tuple[list[int], np.ndarray]:
+    """Index and cosine of the most similar candidate node (by label) for every query node.
+
+    Parameters
+    ----------
+    queries, candidates : sequence of Node
+        Nodes compared by their ``label``; ``candidates`` must not be empty.
+    encoder : TextEncoder
+        Embeds the labels (L2-normalised rows).
+
+    Returns
+    -------
+    (list of int, ndarray)
+        ``idx[i]`` is the index into ``candidates`` of the best match of ``queries[i]``;
+        the array, shape ``(len(queries),)``, holds its cosine in ``[-1, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If ``candidates`` is empty.
+    """
+    if not candidates:
+        raise InvalidInputError("nearest_nodes needs at least one candidate node")
+    if not queries:
+        return [], np.zeros(0, dtype=np.float32)
+    sims = cosine_matrix(
+        encoder.encode([n.label for n in queries]), encoder.encode([n.label for n in candidates])
+    )
+    idx = sims.argmax(axis=1)
+    return [int(i) for i in idx], sims[np.arange(len(queries)), idx]
+
+
+def select_relations(
+    claim: KnowledgeGraph, context: KnowledgeGraph, encoder: TextEncoder,
+    *, max_candidates: int = 24,
+) -> KnowledgeGraph:
+    """Select the context subgraph relevant to the claim graph (KEA Explain relation selection).
+
+    Every claim triple is matched with the context triple maximising the cosine similarity
+    of their :attr:`Triple.text` embeddings; the selected triples (deduplicated, in context
+    order) and their end nodes form the result. Claim nodes that take part in no claim
+    triple (isolated entities, fallback tokens) additionally select their most similar
+    context node, so an answer made only of entities still has a counterpart.
+
+    Degenerate sides:
+
+    * claim or context has no node: an empty graph (with the context's ``texts``);
+    * claim or context has no triple: no triple is selected, and every claim node selects
+      its most similar context node (by label cosine), so the result holds nodes only.
+
+    Parameters
+    ----------
+    claim : KnowledgeGraph
+        Graph of the answer.
+    context : KnowledgeGraph
+        Merged graph of the context passages.
+    encoder : TextEncoder
+        Sentence encoder (all-MiniLM-L6-v2 by default; cached).
+    max_candidates : int
+        Latency bound for long contexts: when the context has more triples (nodes) than
+        this, only a character-trigram shortlist of them (about ``max_candidates`` in
+        all, at least 2 per claim triple / node) is embedded and searched.
+
+    Returns
+    -------
+    KnowledgeGraph
+        A subgraph of ``context`` (its nodes and triples are context objects, spans kept),
+        with ``texts == context.texts``.
+    """
+    if claim.is_empty or context.is_empty:
+        return KnowledgeGraph(texts=context.texts)
+    picked: list[Triple] = []
+    if claim.triples and context.triples:
+        ctx_texts = [t.text for t in context.triples]
+        claim_texts = [t.text for t in claim.triples]
+        cand = shortlist(claim_texts, ctx_texts, max(2, max_candidates // len(claim_texts)))
+        sims = cosine_matrix(encoder.encode(claim_texts), encoder.encode([ctx_texts[j] for j in cand]))
+        best = sorted(set(cand[int(j)] for j in sims.argmax(axis=1)))
+        picked = [context.triples[j] for j in best]
+    in_triples = {n.id for t in claim.triples for n in (t.subject, t.object)}
+    loose = [n for n in claim.nodes if n.id not in in_triples] if picked else list(claim.nodes)
+    extra: list[Node] = []
+    if loose:
+        labels = [n.label for n in context.nodes]
+        cand = shortlist([n.label for n in loose], labels, max(2, max_candidates // len(loose)))
+        idx, _ = nearest_nodes(loose, [context.nodes[j] for j in cand], encoder)
+        extra = [context.nodes[cand[i]] for i in idx]
+    nodes = _dedupe_nodes([n for t in picked for n in (t.subject, t.object)] + extra)
+    order = {n.id: i for i, n in enumerate(context.nodes)}
+    nodes = tuple(sorted(nodes, key=lambda n: order.get(n.id, len(order))))
+    return KnowledgeGraph(nodes=nodes, triples=tuple(picked), texts=context.texts)
+
+
+def cluster_labels(
+    labels: Sequence[str],
+    encoder: TextEncoder,
+    distance_threshold: float = DISTANCE_THRESHOLD,
+) -> dict[str, int]:
+    """Cluster semantically similar labels (KEA Explain semantic clustering).
+
+    Average-linkage agglomerative clustering (scikit-learn) on the cosine distance of the
+    label embeddings, cut at ``distance_threshold``; labels in one cluster share an id.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Node and edge labels of both graphs; duplicates are allowed (clustered once).
+    encoder : TextEncoder
+        Embeds the labels.
+    distance_threshold : float
+        Cosine distance in ``[0, 2]`` below which clusters merge (KEA Explain: 0.35).
+
+    Returns
+    -------
+    dict of str to int
+        Cluster id (``0..k-1``, numbered by first appearance) for every distinct label;
+        ``{}`` for no label, ``{label: 0}`` for a single distinct label.
+
+    Raises
+    ------
+    ValueError
+        If ``distance_threshold`` is negative.
+    """
+    if distance_threshold < 0:
+        raise InvalidInputError(f"distance_threshold must be >= 0, got {distance_threshold!r}")
+    uniq = list(dict.fromkeys(labels))
+    if len(uniq) <= 1:
+        return {lab: 0 for lab in uniq}
+    from sklearn.cluster import AgglomerativeClustering
+
+    emb = encoder.encode(uniq)
+    model = AgglomerativeClustering(
+        n_clusters=None, metric="cosine", linkage="average", distance_threshold=distance_threshold
+    )
+    raw = model.fit_predict(emb)
+    renum: dict[int, int] = {}
+    out: dict[str, int] = {}
+    for lab, c in zip(uniq, raw):
+        out[lab] = renum.setdefault(int(c), len(renum))
+    return out

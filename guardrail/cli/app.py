@@ -1,0 +1,395 @@
+"""The ``kg-guardrail`` command line (also ``python -m guardrail``).
+
+Commands::
+
+    kg-guardrail check INPUT.jsonl --out RESULTS.jsonl [--log FLAGGED.jsonl|.sqlite]
+                 [--config default|FILE] [--metrics M.json] [--batch-size N]
+                 [--report REPORT.html] [--graphs] [--engine local|ray] [--num-cpus N]
+    kg-guardrail report RESULTS.jsonl --out REPORT.html [--input INPUT.jsonl]
+    kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base default|FILE]
+    kg-guardrail log show FLAGGED [--limit N]
+    kg-guardrail log stats FLAGGED
+    kg-guardrail demo [--limit N] [--report REPORT.html]
+
+Input lines are ``{"id"?, "question"?, "context": str | [str], "answer", "label"?}``.
+Exit status: 0 on success, 1 when some input lines were malformed or could not be
+judged (each is reported with its line number and kept in the output as
+``{"id", "line", "error"}``; see :mod:`guardrail.io`), a log record could not be
+written, or ``log show``/``log stats`` skipped damaged records; 2 on a usage error
+(missing file, bad config). Untrusted strings are printed escaped
+(:func:`guardrail.cli.render.markup`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from guardrail.io import InputLine, read_items
+from guardrail.cli.render import markup
+from guardrail.errors import GuardrailError, InvalidInputError
+from guardrail.guard import Guard
+from guardrail.log.sinks import LogSink, open_sink
+
+__all__ = ["app", "InputLine", "read_items", "make_guard", "run_guard", "main"]
+
+app = typer.Typer(
+    name="kg-guardrail", no_args_is_help=True, add_completion=False,
+    help="Detect hallucinated RAG answers by aligning answer and context knowledge graphs.",
+)
+log_app = typer.Typer(no_args_is_help=True, help="Inspect a flagged-answer log.")
+app.add_typer(log_app, name="log")
+
+out_console = Console()
+err_console = Console(stderr=True)
+_log = logging.getLogger("guardrail.cli.app")
+
+#: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
+DEMO_DATA = Path(__file__).resolve().parents[2] / "examples" / "data" / "halueval_sample.jsonl"
+
+
+def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
+    """The guard the commands use (tests replace this factory).
+
+    Parameters
+    ----------
+    config : str or None
+        ``None`` for ``auto``, a shipped name (``short``, ``long``) or a JSON file.
+    log : LogSink or None
+        Flagged-answer sink.
+    """
+    return Guard("auto" if config is None else config, log=log)
+
+
+def _error_row(line: InputLine) -> dict[str, Any]:
+    return {"id": line.id, "line": line.line, "error": line.error}
+
+
+def _check_batch(guard: Guard, batch: Sequence[InputLine], compact: bool = True) -> list[dict[str, Any]]:
+    todo = [ln for ln in batch if ln.item is not None]
+    try:
+        results = guard.check_many([ln.item for ln in todo if ln.item is not None])
+        by_line = {ln.line: r.to_dict(compact=compact) for ln, r in zip(todo, results)}
+    except Exception:  # isolate the item that failed (any exception: one line never aborts the run)
+        by_line = {}
+        for ln in todo:
+            assert ln.item is not None
+            try:
+                it = ln.item
+                by_line[ln.line] = guard.check(it["answer"], it["context"], it["question"],
+                                               id=it["id"]).to_dict(compact=compact)
+            except GuardrailError as exc:
+                ln.error = f"{type(exc).__name__}: {exc}"
+            except Exception as exc:  # a bug or an unexpected input: record it, judge the rest
+                _log.debug("line %d could not be judged", ln.line, exc_info=True)
+                ln.error = f"internal error ({type(exc).__name__}): {exc}"
+    return [by_line[ln.line] if ln.line in by_line else _error_row(ln) for ln in batch]
+
+
+def run_guard(
+    guard: Guard, lines: Sequence[InputLine], batch_size: int = 32, progress: bool | None = None,
+    compact: bool = True,
+) -> Iterator[tuple[InputLine, dict[str, Any]]]:
+    """Check every line in order, yielding ``(line, result_or_error_dict)``.
+
+    A rich progress bar is drawn on stderr when ``progress`` is True, or when it is
+    None and stderr is a terminal or there are more than 50 lines. ``compact=False``
+    keeps the claim and context graphs in the results.
+    """
+    show = progress if progress is not None else (err_console.is_terminal or len(lines) > 50)
+    bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=err_console, disable=not show, transient=False)
+    with bar:
+        task = bar.add_task("check", total=len(lines))
+        for start in range(0, len(lines), max(1, batch_size)):
+            batch = lines[start : start + batch_size]
+            yield from zip(batch, _check_batch(guard, batch, compact))
+            bar.advance(task, len(batch))
+
+
+def _report_errors(rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Path) -> int:
+    bad = [ln for ln, row in rows if "error" in row]
+    for ln in bad:
+        err_console.print(f"[red]{markup(source)}:{ln.line}[/red]: {markup(ln.error)}", highlight=False)
+    return len(bad)
+
+
+def _labelled(rows: Sequence[tuple[InputLine, dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[int]]:
+    pairs = [(row, ln.label) for ln, row in rows if ln.label is not None and "error" not in row]
+    return [p[0] for p in pairs], [int(p[1]) for p in pairs]  # type: ignore[arg-type]
+
+
+def _open_log(path: Path | None) -> LogSink | None:
+    if path is None:
+        return None
+    try:
+        return open_sink(path)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--log") from exc
+
+
+def _guard_or_exit(config: str | None, sink: LogSink | None) -> Guard:
+    try:
+        return make_guard(config, sink)
+    except GuardrailError as exc:
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+InputArg = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                          help="JSONL input, one item per line.")]
+
+
+@app.command()
+def check(
+    input: InputArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write one result per line.")],
+    log: Annotated[Path | None, typer.Option(help="Flagged-answer log (.jsonl or .sqlite).")] = None,
+    config: Annotated[str | None, typer.Option(help="short, long, or a config JSON (default: auto).")] = None,
+    metrics: Annotated[Path | None, typer.Option(help="Write metrics JSON here (needs labels).")] = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Items per check_many batch.")] = 32,
+    report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,
+    graphs: Annotated[bool, typer.Option("--graphs", help="Keep claim and context graphs in --out.")] = False,
+    engine: Annotated[str, typer.Option(help="local (one process) or ray (Ray Data, 'ray' extra).")] = "local",
+    num_cpus: Annotated[int | None, typer.Option(min=1, help="Ray workers (default: all CPUs).")] = None,
+    ray_address: Annotated[str | None, typer.Option(help="Existing Ray cluster: auto, ray://host:10001.")] = None,
+) -> None:
+    """Check every answer of INPUT against its context; write compact results to --out."""
+    from guardrail.cli.render import metrics_table
+    from guardrail.cli.scale import RayCounter, ray_stream
+    from guardrail.metrics import result_metrics
+
+    _require_extras(engine, report)
+    lines = read_items(input)
+    sink = _open_log(log)
+    guard = _guard_or_exit(config, sink)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
+    keep = graphs or report is not None
+    workers = RayCounter()
+    stream = run_guard(guard, lines, batch_size, compact=not keep) if engine == "local" else ray_stream(
+        lines, config, log, batch_size, num_cpus, ray_address, not keep, workers)
+    try:
+        with out.open("w", encoding="utf-8") as fh:
+            for ln, row in stream:
+                fh.write(_json_line(row if graphs else {k: v for k, v in row.items() if k not in _GRAPHS}))
+                rows.append((ln, row))
+    finally:
+        if sink is not None:
+            sink.close()
+    n_bad = _report_errors(rows, input)
+    results, labels = _labelled(rows)
+    flagged = sum(1 for _, r in rows if "error" not in r and not r["passed"])
+    err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_bad} malformed -> {markup(out)}",
+                      highlight=False)
+    if labels:
+        m = result_metrics(results, labels)
+        out_console.print(metrics_table(m, title=f"{input.name}: {len(labels)} labelled item(s)"))
+        if metrics is not None:
+            metrics.parent.mkdir(parents=True, exist_ok=True)
+            metrics.write_text(json.dumps(m, indent=2) + "\n", encoding="utf-8")
+    elif metrics is not None:
+        err_console.print("[yellow]no labelled items: --metrics not written[/yellow]")
+    if guard.unlogged:
+        dropped = getattr(guard.unlogged, "dropped", 0)
+        err_console.print(f"[red]{len(guard.unlogged) + dropped} record(s) could not be written to "
+                          f"{markup(log)}[/red]" + (f" ({dropped} of them dropped from memory)" if dropped else ""),
+                          highlight=False)
+    if workers.unlogged:
+        err_console.print(f"[red]{workers.unlogged} record(s) could not be written to {markup(log)} by the Ray "
+                          "workers[/red]", highlight=False)
+    if report is not None:
+        _write_report(report, rows, input)
+    if n_bad or guard.unlogged or workers.unlogged:
+        raise typer.Exit(1)
+
+
+_GRAPHS = ("claim_graph", "context_graph")
+
+
+def _require_extras(engine: str, report: Path | None) -> None:
+    from guardrail.cli.scale import check_extras
+
+    try:
+        check_extras(engine, report)
+    except (ValueError, ImportError) as exc:
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def _write_report(path: Path, rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Path) -> None:
+    from guardrail.cli.scale import write_pairs_report
+
+    err_console.print(f"report -> {markup(write_pairs_report(path, rows, source))}", highlight=False)
+
+
+@app.command()
+def report(
+    results: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Results JSONL from check.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the HTML report.")],
+    input: Annotated[Path | None, typer.Option("--input", exists=True, dir_okay=False,
+                                               help="The check input, joined by id (contexts, labels).")] = None,
+    title: Annotated[str | None, typer.Option(help="Page title.")] = None,
+    max_graphs: Annotated[int, typer.Option(min=0, help="Draw graph pictures for at most N items.")] = 300,
+) -> None:
+    """Write a self-contained HTML report of check results (needs the 'report' extra)."""
+    from guardrail.report import report_from_files
+
+    _require_extras("local", out)
+    path, problems = report_from_files(results, out, inputs=input, title=title, max_graphs=max_graphs)
+    if problems:
+        err_console.print(f"[yellow]{problems} unreadable result line(s) skipped[/yellow]")
+    err_console.print(f"report -> {markup(path)}", highlight=False)
+
+
+@app.command()
+def calibrate(
+    input: InputArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to save the calibrated config.")],
+    base: Annotated[str, typer.Option(help="Base config: default, or a config JSON.")] = "default",
+    name: Annotated[str | None, typer.Option(help="Name of the new config (default: --out stem).")] = None,
+    batch_size: Annotated[int, typer.Option(min=1)] = 32,
+) -> None:
+    """Fit detector weights and the threshold on labelled INPUT; save the config to --out."""
+    from guardrail.aggregate import calibrate as fit
+    from guardrail.aggregate import final_score
+    from guardrail.cli.render import compare_table
+    from guardrail.config import save_config
+    from guardrail.metrics import result_metrics
+
+    if base == "auto":
+        raise typer.BadParameter("calibrate needs one base config, not auto", param_hint="--base")
+    guard = _guard_or_exit(base, None)
+    rows = list(run_guard(guard, read_items(input), batch_size))
+    n_bad = _report_errors(rows, input)
+    results, labels = _labelled(rows)
+    usable = [(r, y) for r, y in zip(results, labels) if not r["abstained"]]
+    base_cfg = next(iter(guard.configs.values()))
+    try:
+        new = fit([r["detector_scores"] for r, _ in usable], [y for _, y in usable], base_cfg,
+                  name=name or out.stem)
+    except InvalidInputError as exc:
+        err_console.print(f"[red]error:[/red] {markup(exc)} ({len(usable)} usable labelled item(s))",
+                          highlight=False)
+        raise typer.Exit(2) from exc
+    save_config(new, out)
+    after = []
+    for r in results:
+        if not r["abstained"]:
+            score = final_score(r["detector_scores"], new)
+            r = {**r, "score": score, "threshold": new.threshold, "passed": score < new.threshold}
+        after.append(r)
+    out_console.print(compare_table(result_metrics(results, labels), result_metrics(after, labels),
+                                    title=f"{len(labels)} labelled item(s), in-sample"))
+    err_console.print(f"calibrated on {len(usable)} item(s) ({len(labels) - len(usable)} abstained); "
+                      f"threshold {new.threshold:.3f} -> {markup(out)}", highlight=False)
+    if n_bad:
+        raise typer.Exit(1)
+
+
+def _read_log_or_exit(path: Path) -> list[Any]:
+    """The log's records; damaged lines are reported on stderr (see :func:`_exit_if_damaged`)."""
+    from guardrail.log.sinks import read_log
+
+    try:
+        records = read_log(path)
+    except (GuardrailError, ValueError) as exc:
+        err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
+        raise typer.Exit(2) from exc
+    for d in records.damaged:
+        err_console.print(f"[yellow]skipped[/yellow] {markup(d)}", highlight=False)
+    return records
+
+
+def _exit_if_damaged(records: Any) -> None:
+    if getattr(records, "damaged", ()):
+        err_console.print(f"[yellow]{len(records.damaged)} damaged record(s) skipped[/yellow]")
+        raise typer.Exit(1)
+
+
+def _json_line(row: dict[str, Any]) -> str:
+    """One output line; lone surrogates (not encodable as UTF-8) are written as JSON escapes."""
+    text = json.dumps(row, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(row, ensure_ascii=True)
+    return text + "\n"
+
+
+@log_app.command("show")
+def log_show(
+    path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")],
+    limit: Annotated[int, typer.Option(min=0, help="Show the last N records (0 = all).")] = 20,
+) -> None:
+    """Show the most recent records of a flagged-answer log."""
+    from guardrail.cli.render import log_table
+
+    records = _read_log_or_exit(path)
+    out_console.print(log_table(records[-limit:] if limit else records))
+    _exit_if_damaged(records)
+
+
+@log_app.command("stats")
+def log_stats(path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")]) -> None:
+    """Counts by event, the score distribution and the most frequently flagged nodes."""
+    from guardrail.cli.render import log_stats as render
+
+    records = _read_log_or_exit(path)
+    out_console.print(render(records))
+    _exit_if_damaged(records)
+
+
+def _demo_selection(lines: Sequence[InputLine], limit: int) -> list[InputLine]:
+    """Whole records, taken in turn from each task (qa, dialogue, summarization)."""
+    groups: dict[str, dict[str, list[InputLine]]] = {}
+    for ln in lines:
+        group = str(ln.raw.get("group", ln.id))
+        groups.setdefault(group.split("-", 1)[0], {}).setdefault(group, []).append(ln)
+    queues = [list(g.values()) for g in groups.values()]
+    chosen: list[InputLine] = []
+    while any(queues) and (not limit or len(chosen) < limit):
+        for q in queues:
+            if q and (not limit or len(chosen) < limit):
+                chosen.extend(q.pop(0))
+    return sorted(chosen[: limit or None], key=lambda ln: ln.line)
+
+
+@app.command()
+def demo(
+    limit: Annotated[int, typer.Option(min=0, help="Items to check (0 = all 350).")] = 24,
+    report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,
+) -> None:
+    """Check a HaluEval validation sample and show verdicts, flagged spans and metrics."""
+    from guardrail.cli.render import demo_table, metrics_table
+    from guardrail.metrics import result_metrics
+
+    if not DEMO_DATA.is_file():
+        err_console.print(f"[red]error:[/red] demo data not found at {markup(DEMO_DATA)}", highlight=False)
+        raise typer.Exit(2)
+    lines = _demo_selection(read_items(DEMO_DATA), limit)
+    guard = _guard_or_exit(None, None)
+    _require_extras("local", report)
+    rows = list(run_guard(guard, lines, batch_size=16, progress=True, compact=report is None))
+    out_console.print(demo_table([(ln.raw, row) for ln, row in rows]))
+    results, labels = _labelled(rows)
+    if labels:
+        out_console.print(metrics_table(result_metrics(results, labels), title=f"{len(labels)} item(s)",
+                                        caption="abstentions count as flags"))
+    if report is not None:
+        _write_report(report, rows, DEMO_DATA)
+    if _report_errors(rows, DEMO_DATA):
+        raise typer.Exit(1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI (``python -m guardrail``)."""
+    app(args=list(argv) if argv is not None else sys.argv[1:], prog_name="kg-guardrail")

@@ -1,0 +1,121 @@
+"""Passage-graph cache and input helpers of :class:`guardrail.Guard` (private).
+
+The cache maps a passage's text to its graph (extracted as source 0, re-homed per use);
+misses are parsed together in one ``extract_many`` batch under the guard's lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from guardrail.errors import InvalidInputError
+from guardrail.extract.base import Extractor
+from guardrail.validate import _context_size
+from guardrail.types import KnowledgeGraph
+
+__all__ = ["PREFETCH_WINDOW_CHARS", "PassageCache", "cache_key", "check_fields", "windows"]
+
+#: ``check_many`` parses the new passages of about this many context characters at once.
+PREFETCH_WINDOW_CHARS = 200_000
+
+
+def cache_key(text: str) -> str:
+    """Cache key of a passage; ``surrogatepass`` so that no str can make it raise."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def check_fields(answer: object, question: object, id: object) -> None:
+    """Type-check the scalar fields of one input before any work is done.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming the field and the type it had.
+    """
+    if not isinstance(answer, str):
+        raise InvalidInputError(f"answer must be a str, got {type(answer).__name__}")
+    if question is not None and not isinstance(question, str):
+        raise InvalidInputError(f"question must be a str or None, got {type(question).__name__}")
+    if id is not None and not isinstance(id, str):
+        raise InvalidInputError(f"id must be a str or None, got {type(id).__name__}")
+
+
+def windows(rows: Sequence[dict[str, Any]], chars: int = PREFETCH_WINDOW_CHARS) -> Iterator[list[dict[str, Any]]]:
+    """Consecutive runs of ``rows`` holding about ``chars`` context characters each (at least one row)."""
+    start = 0
+    while start < len(rows):
+        end, total = start, 0
+        while end < len(rows) and (end == start or total < chars):
+            total += _context_size(rows[end].get("contexts", rows[end].get("context")))[1]
+            end += 1
+        yield list(rows[start:end])
+        start = end
+
+
+class PassageCache:
+    """LRU cache of source-0 passage graphs, parsed in batches.
+
+    Parameters
+    ----------
+    size : int
+        Most graphs kept (0: no caching, every passage is parsed on use).
+    lock : threading.RLock
+        Held while the cache is read or written and while passages are parsed (one spaCy
+        pipeline serves every thread).
+    """
+
+    def __init__(self, size: int, lock: threading.RLock) -> None:
+        self.size = size
+        self._lock = lock
+        self._data: OrderedDict[str, KnowledgeGraph] = OrderedDict()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def clear(self) -> None:
+        """Drop every cached graph."""
+        with self._lock:
+            self._data.clear()
+
+    def graphs(self, texts: Sequence[str], extractor: Extractor) -> list[KnowledgeGraph]:
+        """Graphs of ``texts`` (source 0): cached ones reused, the rest parsed in one batch."""
+        keys = [cache_key(t) for t in texts]
+        found: dict[str, KnowledgeGraph] = {}
+        with self._lock:
+            for k in keys:
+                g = self._data.get(k)
+                if g is not None:
+                    self._data.move_to_end(k)
+                    found[k] = g
+            missing = {k: t for k, t in zip(keys, texts) if k not in found}
+            if missing:
+                parsed = extractor.extract_many(list(missing.values()), [0] * len(missing))
+                found.update(zip(missing, parsed))
+                self._put(zip(missing, parsed))
+        return [found[k] for k in keys]
+
+    def prefetch(self, texts: Iterable[str], extractor: Extractor) -> None:
+        """Parse the ``texts`` not cached yet in one batch (at most ``size`` of them)."""
+        if not self.size:
+            return
+        todo = {cache_key(t): t for t in texts}
+        with self._lock:
+            keys = [k for k in todo if k not in self._data][: self.size]
+            if keys:
+                self._put(zip(keys, extractor.extract_many([todo[k] for k in keys], [0] * len(keys))))
+
+    def _put(self, pairs: Iterable[tuple[str, KnowledgeGraph]]) -> None:
+        if not self.size:
+            return
+        for k, g in pairs:
+            self._data[k] = g
+            self._data.move_to_end(k)
+        while len(self._data) > self.size:
+            self._data.popitem(last=False)

@@ -1,0 +1,110 @@
+"""Reading the ``kg-guardrail`` input file: one :class:`InputLine` per non-blank line.
+
+A file is never lost to one bad line: each line is decoded and parsed on its own, so a
+line that is not UTF-8 (a stray Latin-1 byte, a UTF-16 file), not JSON, nested too
+deeply or otherwise unreadable becomes an error line with its number, and every other
+line is still judged.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from guardrail.errors import InvalidInputError
+
+__all__ = ["InputLine", "read_items"]
+
+
+@dataclass
+class InputLine:
+    """One non-blank line of an input file: a usable item or the reason it is not.
+
+    ``item`` holds ``answer``, ``context``, ``question`` and ``id`` for the guard (None
+    when the line is malformed, see ``error``); ``raw`` is the parsed JSON object.
+    """
+
+    line: int
+    id: str
+    item: dict[str, Any] | None = None
+    label: int | None = None
+    error: str = ""
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def _parse_line(lineno: int, text: str) -> InputLine:
+    try:
+        return _parse_object(lineno, text)
+    except Exception as exc:  # last resort: one odd line never aborts the file
+        return InputLine(lineno, str(lineno), error=f"unreadable line ({type(exc).__name__}: {exc})")
+
+
+def _parse_object(lineno: int, text: str) -> InputLine:
+    if "\x00" in text:
+        return InputLine(lineno, str(lineno), error="NUL bytes: the file looks UTF-16 encoded, not UTF-8")
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return InputLine(lineno, str(lineno), error=f"invalid JSON: {exc.msg}")
+    except RecursionError:
+        return InputLine(lineno, str(lineno), error="invalid JSON: nested too deeply")
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        return InputLine(lineno, str(lineno), error=f"invalid JSON: {exc}")
+    if not isinstance(obj, dict):
+        return InputLine(lineno, str(lineno), error=f"expected a JSON object, got {type(obj).__name__}")
+    raw_id = obj.get("id")
+    ident = str(lineno) if raw_id is None else str(raw_id)
+    line = InputLine(lineno, ident, raw=obj)
+    context = obj.get("context", obj.get("contexts"))
+    label = obj.get("label")
+    if "answer" not in obj:
+        line.error = "missing 'answer'"
+    elif context is None:
+        line.error = "missing 'context'"
+    elif label is not None and (isinstance(label, bool) or label not in (0, 1)):
+        line.error = f"'label' must be 0, 1 or null, got {label!r}"
+    else:
+        from guardrail.extract.given import split_context_input
+        from guardrail.validate import validate_input
+
+        try:  # the guard's own type checks, before any model runs
+            validate_input(obj["answer"], split_context_input(context)[0], obj.get("question"))
+        except InvalidInputError as exc:
+            line.error = str(exc)
+    if not line.error:
+        line.item = {"answer": obj["answer"], "context": context,
+                     "question": obj.get("question"), "id": ident}
+        line.label = None if label is None else int(label)
+    return line
+
+
+#: Bytes of a blank line (NUL too: what is left of a newline in a UTF-16 file).
+_BLANK = b" \t\r\n\x0b\x0c\x00"
+
+
+def read_items(path: Path) -> list[InputLine]:
+    """Parse a JSONL input file; blank lines are skipped, malformed lines kept as errors.
+
+    Each line is decoded on its own, so a line that is not UTF-8 (a stray Latin-1 byte,
+    a UTF-16 file), not JSON, or nested too deeply becomes one error line with its
+    number while the other lines are kept. A UTF-8 byte-order mark is ignored.
+    """
+    lines = []
+    for i, raw in enumerate(path.read_bytes().splitlines(), start=1):
+        if i == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if raw.strip(_BLANK):
+            lines.append(_decode_line(i, raw))
+    return lines
+
+
+def _decode_line(lineno: int, raw: bytes) -> InputLine:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        why = "the file starts with a UTF-16 byte-order mark" if lineno == 1 and raw[:2] in (
+            b"\xff\xfe", b"\xfe\xff") else f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
+        return InputLine(lineno, str(lineno), error=f"not UTF-8 ({why}); re-encode the file as UTF-8")
+    return _parse_line(lineno, text.lstrip("\ufeff"))

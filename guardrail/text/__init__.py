@@ -1,0 +1,11 @@
+"""Text utilities shared by every step: sentences, the word lexicon, the lexical index, language.
+
+* :mod:`guardrail.text.sentences`: sentence spans (punctuation rule).
+* :mod:`guardrail.text.lexicon`: stop, function and polar word lists.
+* :mod:`guardrail.text.lexical`: numbers, content words and lexical shortlists.
+* :mod:`guardrail.text.language`: is a text English enough to judge.
+"""
+
+from guardrail.text.sentences import ABBREVIATIONS, split_sentences
+
+__all__ = ["ABBREVIATIONS", "split_sentences"]

@@ -1,0 +1,202 @@
+"""Model-free matching helpers shared by the detectors: numbers, stems, context indexes.
+
+Nothing here is dataset-specific: numbers are compared exactly after normalisation
+("1,000" = "1000", "3.0" = "3", "three" = "3"), words by a crude suffix-stripping stem,
+phrases by word-boundary containment in the lower-cased context.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from guardrail.extract.normalize import STOP_WORDS, content_tokens
+from guardrail.text.sentences import split_sentences
+
+__all__ = [
+    "NUMERIC_KINDS",
+    "POLAR_WORDS",
+    "numbers_in",
+    "stem",
+    "stems",
+    "bigrams",
+    "TextIndex",
+    "kinds_compatible",
+    "trigrams",
+    "shortlist",
+    "contains_phrase",
+    "has_content",
+]
+
+#: spaCy entity labels whose value must match exactly.
+NUMERIC_KINDS = frozenset({"DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY", "ORDINAL"})
+#: Words that answer a polar question without asserting content of their own.
+POLAR_WORDS = frozenset({"yes", "no", "yeah", "yep", "nope", "true", "false", "not", "neither"})
+
+_NUM = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+_WORDNUM = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_WORDNUM.update({w: str(10 * i) for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)})
+_WORD = re.compile(r"[a-z]+")
+_SUFFIXES = ("ings", "ing", "ied", "ies", "ed", "es", "s", "ly")
+
+
+def _norm_number(tok: str) -> str:
+    t = tok.replace(",", "")
+    if "." in t:
+        t = t.rstrip("0").rstrip(".")
+    return t.lstrip("0") or "0"
+
+
+def numbers_in(text: str, *, words: bool = True) -> set[str]:
+    """Normalised numbers written in ``text``.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+    words : bool
+        Also read number words ``zero``..``twenty`` and tens (``"three"`` -> ``"3"``).
+
+    Returns
+    -------
+    set of str
+        E.g. ``{"1976", "3"}`` for ``"three times since 1976"``.
+    """
+    out = {_norm_number(m.group(0).rstrip(",")) for m in _NUM.finditer(text)}
+    if words:
+        out.update(_WORDNUM[w] for w in _WORD.findall(text.lower()) if w in _WORDNUM)
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude, deterministic stem: lower-case and strip one common English suffix."""
+    w = word.lower().replace("'s", "").strip("'")
+    for suf in _SUFFIXES:
+        if len(w) > len(suf) + 3 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
+
+
+def stems(text: str) -> list[str]:
+    """Stems of the content words of ``text`` (stop words dropped), in order."""
+    return [stem(w) for w in content_tokens(text)]
+
+
+def bigrams(text: str) -> list[tuple[str, str]]:
+    """Pairs of consecutive content-word stems of ``text`` (stop words skipped)."""
+    ss = stems(text)
+    return list(zip(ss, ss[1:]))
+
+
+def kinds_compatible(a: str, b: str) -> bool:
+    """Whether two node kinds may denote the same thing (numeric vs. non-numeric only)."""
+    return (a in NUMERIC_KINDS) == (b in NUMERIC_KINDS) or "LITERAL" in (a, b)
+
+
+@dataclass
+class TextIndex:
+    """Lower-cased texts with their stems, numbers and sentence spans, for fast lookups.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The passages (``span.source`` indexes them).
+    """
+
+    texts: Sequence[str]
+    lowered: list[str] = field(init=False)
+    stem_set: set[str] = field(init=False)
+    prefix_set: set[str] = field(init=False)
+    numbers: set[str] = field(init=False)
+    bigram_set: set[tuple[str, str]] = field(init=False)
+    sentences: list[tuple[int, int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lowered = [" ".join(t.lower().split()) for t in self.texts]
+        self.stem_set = {s for t in self.texts for s in stems(t)}
+        self.prefix_set = {s[:6] for s in self.stem_set if len(s) >= 6}
+        self.numbers = {n for t in self.texts for n in numbers_in(t)}
+        self.bigram_set = {b for t in self.texts for b in bigrams(t)}
+        self.sentences = [
+            (i, s, e) for i, t in enumerate(self.texts) for s, e in split_sentences(t)
+        ]
+
+    def has_phrase(self, phrase: str) -> bool:
+        """Whether ``phrase`` (lower-cased, whitespace-collapsed) occurs on word boundaries."""
+        p = " ".join(phrase.lower().split())
+        if not p:
+            return False
+        pat = re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)")
+        return any(pat.search(t) for t in self.lowered)
+
+    def has_stem(self, s: str) -> bool:
+        """Whether a content-word stem (or, for long stems, its 6-letter prefix) occurs."""
+        return s in self.stem_set or (len(s) >= 6 and s[:6] in self.prefix_set)
+
+    def token_coverage(self, text: str) -> float:
+        """Share of the content words of ``text`` found here, in ``[0, 1]`` (1 if it has none)."""
+        ss = [s for s in stems(text) if s not in STOP_WORDS]
+        if not ss:
+            return 1.0
+        return sum(self.has_stem(s) for s in ss) / len(ss)
+
+    def sentence_texts(self) -> list[str]:
+        """The sentence strings, in index order."""
+        return [self.texts[i][s:e] for i, s, e in self.sentences]
+
+
+def trigrams(label: str) -> set[str]:
+    """Character trigrams of ``" label "`` (lower-cased), for cheap fuzzy shortlists."""
+    s = f" {label.lower()} "
+    return {s[i : i + 3] for i in range(len(s) - 2)}
+
+
+def shortlist(queries: Sequence[str], candidates: Sequence[str], k: int) -> list[int]:
+    """Indices of the candidates most similar to any query by trigram Jaccard.
+
+    Parameters
+    ----------
+    queries, candidates : sequence of str
+        Labels.
+    k : int
+        Candidates kept per query (their union is returned, sorted).
+
+    Returns
+    -------
+    list of int
+        All candidate indices when ``len(candidates) <= k``.
+    """
+    if len(candidates) <= k:
+        return list(range(len(candidates)))
+    cand = [trigrams(c) for c in candidates]
+    keep: set[int] = set()
+    for q in queries:
+        qg = trigrams(q)
+        scores = [len(qg & c) / (len(qg | c) or 1) for c in cand]
+        keep.update(sorted(range(len(cand)), key=scores.__getitem__, reverse=True)[:k])
+    return sorted(keep)
+
+
+def contains_phrase(longer: str, shorter: str) -> bool:
+    """Whether ``shorter`` occurs in ``longer`` on word boundaries (both lower-cased labels)."""
+    if not shorter or len(shorter) > len(longer):
+        return False
+    if shorter == longer:
+        return True
+    return re.search(r"(?<!\w)" + re.escape(shorter) + r"(?!\w)", longer) is not None
+
+
+def has_content(text: str) -> bool:
+    """Whether ``text`` asserts anything: a content word other than a polar word, or a number.
+
+    ``"Yes"``, ``"no"`` or ``"it"`` assert nothing a context could contradict by themselves
+    (a bare polar answer only affirms or denies the question), so detectors leave them be.
+    """
+    return bool(numbers_in(text)) or any(s not in POLAR_WORDS for s in stems(text))

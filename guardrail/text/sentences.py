@@ -1,0 +1,62 @@
+"""Sentence splitting: a punctuation rule with abbreviations and initials, no model.
+
+Used for answers (claim units), contexts (evidence sentences) and the filter policy.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ABBREVIATIONS", "split_sentences"]
+
+#: A sentence ends at ``.``/``!``/``?`` (then closing quotes or brackets) before white space or
+#: the end, or at a line break; "2.3", "cache.ttl" and "$1.4" do not end one.
+_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n")
+_LAST_TOKEN = re.compile(r"[\w.]+$")
+_INITIALS = re.compile(r"(?:[a-z]\.)+[a-z]")
+#: Words whose trailing period is not a sentence end ("Dr. Smith", "e.g. this").
+ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof st jr sr vs etc e.g i.e inc ltd co corp fig approx dept mt ft cf al "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Split ``text`` into sentence spans with a punctuation rule (no model).
+
+    A sentence ends at ``.``, ``!`` or ``?`` (with any closing quotes or brackets) followed
+    by white space or the end of the text, or at a line break. A period inside a token
+    ("2.3", "cache.ttl", "$1.4") or after an abbreviation, an initial or dotted initials
+    (:data:`ABBREVIATIONS`, "J.", "U.S.") does not end one. Linear in ``len(text)``.
+
+    Returns
+    -------
+    list of (start, end)
+        Half-open character spans covering every non-blank sentence, in order.
+    """
+    spans: list[tuple[int, int]] = []
+
+    def add(s: int, e: int) -> None:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            spans.append((s, e))
+
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if m.group(0).rstrip("\"')]") == "." and _abbreviation(text, start, m.start()):
+            continue
+        add(start, m.end())
+        start = m.end()
+    add(start, len(text))
+    return spans
+
+
+def _abbreviation(text: str, start: int, dot: int) -> bool:
+    """True when the period at ``dot`` closes an abbreviation or an initial ("J.", "U.S.")."""
+    m = _LAST_TOKEN.search(text, max(start, dot - 64), dot)
+    raw = m.group(0) if m else ""
+    tok = raw.lower()
+    return tok in ABBREVIATIONS or (len(raw) == 1 and raw.isupper()) or bool(_INITIALS.fullmatch(tok))

@@ -1,0 +1,217 @@
+"""Input validation: typed errors for wrong types, explicit abstentions for unusable text.
+
+The rule of the project: bad input gets a clear, typed error or an explicit *abstain*,
+never a silent pass. Wrong *types* raise :class:`~guardrail.errors.InvalidInputError`;
+well-typed but unusable *values* (empty, too long, degenerate, not English) give an
+abstain reason. Sizes are checked on lengths alone, before any text is copied or parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from guardrail.errors import InvalidInputError
+from guardrail.text.language import looks_english
+
+__all__ = [
+    "ValidatedInput", "validate_input", "clean_text", "size_reason",
+    "is_degenerate", "looks_english", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS", "MAX_PASSAGES",
+]
+
+# C0/C1 control characters except tab, newline, carriage return.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Lone surrogates (a valid astral character is one code point in a Python str).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_TOKEN = re.compile(r"\S+")
+
+#: Default size limits, also the defaults of :class:`~guardrail.config.GuardConfig`
+#: (measured in ``benchmarks/results/robustness.md``: inputs within them are judged in
+#: under 30 s and 2 GB on 2 CPU cores).
+MAX_CONTEXT_CHARS = 250_000
+MAX_ANSWER_CHARS = 5_000
+MAX_PASSAGES = 1_000
+
+#: Texts of at least this many tokens are checked for degeneracy.
+DEGENERATE_MIN_TOKENS = 200
+
+
+@dataclass(frozen=True)
+class ValidatedInput:
+    """A checked (answer, contexts, question) triple.
+
+    ``abstain_reason`` is ``""`` when the guard can judge, else why it cannot.
+    Texts have control characters replaced by spaces and lone surrogates by U+FFFD,
+    so character offsets into them equal offsets into the caller's original strings.
+    """
+
+    answer: str
+    contexts: tuple[str, ...]
+    question: str | None
+    abstain_reason: str = ""
+
+
+def clean_text(text: str) -> str:
+    """Replace control characters by spaces and lone surrogates by U+FFFD.
+
+    Only substitutions of one character by one character are made, so spans computed
+    on the cleaned text are valid spans of the original. A lone surrogate (which cannot
+    be encoded as UTF-8) becomes the replacement character, and the text is judged.
+    """
+    text = _CONTROL.sub(" ", text)
+    if _SURROGATE.search(text):
+        text = _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def _check_str(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a str, got {type(value).__name__}")
+    return value
+
+
+def is_degenerate(text: str) -> bool:
+    """Whether ``text`` is a long run of very few distinct tokens (``"a " * 100000``).
+
+    Texts of :data:`DEGENERATE_MIN_TOKENS` or more whitespace-separated tokens are
+    degenerate when under 2 % of their tokens are distinct or one token makes up more
+    than half of them (English prose: about 25 % distinct, its most frequent word about
+    6 %). Such text costs the parser several times more per character than prose
+    (one token per two characters) and holds nothing to judge.
+    """
+    tokens = _TOKEN.findall(text)
+    if len(tokens) < DEGENERATE_MIN_TOKENS:
+        return False
+    counts = Counter(t.lower() for t in tokens)
+    return len(counts) < 0.02 * len(tokens) or counts.most_common(1)[0][1] > 0.5 * len(tokens)
+
+
+def _context_size(contexts: object) -> tuple[int, int]:
+    """(number of passages, characters) of a raw context input, without copying it."""
+    from guardrail.types import KnowledgeGraph
+
+    if isinstance(contexts, str):
+        return 1, len(contexts)
+    if isinstance(contexts, KnowledgeGraph):
+        if contexts.texts:
+            return len(contexts.texts), sum(len(t) for t in contexts.texts)
+        return len(contexts.triples), sum(len(t.text) for t in contexts.triples)
+    if isinstance(contexts, Sequence) and not isinstance(contexts, (bytes, bytearray)):
+        chars = 0
+        for c in contexts:
+            if isinstance(c, str):
+                chars += len(c)
+            elif isinstance(c, (tuple, list)):
+                chars += sum(len(e) for e in c if isinstance(e, str))
+        return len(contexts), chars
+    return 0, 0
+
+
+def size_reason(
+    answer: object,
+    contexts: object,
+    *,
+    max_context_chars: int = MAX_CONTEXT_CHARS,
+    max_answer_chars: int = MAX_ANSWER_CHARS,
+    max_passages: int = MAX_PASSAGES,
+) -> str:
+    """Why an input is too large to judge, or ``""``; reads lengths only (no copies, no parsing).
+
+    Parameters
+    ----------
+    answer : object
+        The answer (a non-str is ignored here; :func:`validate_input` raises on it).
+    contexts : str, sequence of str or of triples, or KnowledgeGraph
+        The raw context input (a graph counts its texts, or else its triples, as passages).
+    max_context_chars, max_answer_chars, max_passages : int
+        The limits.
+
+    Returns
+    -------
+    str
+        The abstain reason naming the limit, or ``""`` when the input is within all limits.
+    """
+    if isinstance(answer, str) and len(answer) > max_answer_chars:
+        return f"answer longer than max_answer_chars={max_answer_chars}"
+    n, chars = _context_size(contexts)
+    if n > max_passages:
+        return f"more passages than max_passages={max_passages}"
+    if chars > max_context_chars:
+        return f"context longer than max_context_chars={max_context_chars}"
+    return ""
+
+
+def validate_input(
+    answer: object,
+    contexts: object,
+    question: object = None,
+    *,
+    max_context_chars: int = MAX_CONTEXT_CHARS,
+    max_answer_chars: int = MAX_ANSWER_CHARS,
+    max_passages: int = MAX_PASSAGES,
+) -> ValidatedInput:
+    """Check types and usability of one guard input.
+
+    Parameters
+    ----------
+    answer : str
+        The generated answer.
+    contexts : str or sequence of str
+        The retrieved passages (a single str is one passage).
+    question : str or None
+        The question, if any.
+    max_context_chars, max_answer_chars : int
+        Size limits in characters; beyond them the guard abstains.
+    max_passages : int
+        Most passages accepted; beyond it the guard abstains.
+
+    Returns
+    -------
+    ValidatedInput
+        With ``abstain_reason`` set for empty/whitespace answer or context, oversize
+        input (checked on lengths, before any context is copied; ``contexts`` is then
+        empty), degenerate text (see :func:`is_degenerate`), or non-English text.
+
+    Raises
+    ------
+    InvalidInputError
+        When a field has the wrong type (the message names the field and type).
+    """
+    _check_str(answer, "answer")
+    if isinstance(contexts, str):
+        ctx_list: Sequence[object] = [contexts]
+    elif isinstance(contexts, Sequence) and not isinstance(contexts, (bytes, bytearray)):
+        ctx_list = contexts
+    else:
+        raise InvalidInputError(
+            f"contexts must be a str or a sequence of str, got {type(contexts).__name__}"
+        )
+    for i, c in enumerate(ctx_list):
+        _check_str(c, f"contexts[{i}]")
+    if question is not None:
+        _check_str(question, "question")
+    too_big = size_reason(answer, ctx_list, max_context_chars=max_context_chars,
+                          max_answer_chars=max_answer_chars, max_passages=max_passages)
+    if too_big:  # the contexts are neither copied nor kept
+        q = None if question is None else clean_text(question)  # type: ignore[arg-type]
+        return ValidatedInput(clean_text(answer), (), q, too_big)  # type: ignore[arg-type]
+    ans = clean_text(answer)  # type: ignore[arg-type]
+    ctxs = tuple(clean_text(c) for c in ctx_list)  # type: ignore[arg-type]
+    q = None if question is None else clean_text(question)  # type: ignore[arg-type]
+    ctxs_nonempty = tuple(c for c in ctxs if c.strip())
+    reason = ""
+    if not ans.strip():
+        reason = "empty answer"
+    elif not ctxs_nonempty:
+        reason = "empty context"
+    elif is_degenerate(ans):
+        reason = "answer is degenerate text (a few tokens repeated)"
+    elif any(is_degenerate(c) for c in ctxs_nonempty):
+        reason = "context is degenerate text (a few tokens repeated)"
+    elif not looks_english(ans):
+        reason = "answer is not English text (unsupported language)"
+    elif not looks_english(" ".join(ctxs_nonempty)[:20_000]):
+        reason = "context is not English text (unsupported language)"
+    return ValidatedInput(ans, ctxs_nonempty, q, reason)
