@@ -88,14 +88,11 @@ class Guard:
             raise InvalidInputError(f"context_cache_size must be >= 0, got {context_cache_size!r}")
         if isinstance(config, GuardConfig):
             self._configs = {config.name: config}
-            self._auto = False
         elif config == "auto":
             self._configs = shipped_configs()
-            self._auto = True
         else:
             cfg = load_config(config)
             self._configs = {cfg.name: cfg}
-            self._auto = False
         self._custom_detectors = list(detectors) if detectors is not None else None
         self._detectors: dict[str, list[Detector]] = {}
         self._extractor = extractor
@@ -140,9 +137,9 @@ class Guard:
         """The configs this guard may use, by name."""
         return dict(self._configs)
 
-    def config_for(self, contexts: object = (), question: object = None) -> GuardConfig:
-        """The config used for an input: the guard's one config, whatever the input's
-        shape (the arguments are kept for backward compatibility and ignored)."""
+    @property
+    def config(self) -> GuardConfig:
+        """The config every input is checked with (one threshold for every kind of input)."""
         return next(iter(self._configs.values()))
 
     def detectors_for(self, config: GuardConfig) -> list[Detector]:
@@ -237,13 +234,13 @@ class Guard:
         check_fields(answer, question, id)
         too_big = size_reason(answer, contexts, **self._limits())
         if too_big:
-            cfg = self.config_for((), question)
+            cfg = self.config
             base = {"answer": clean_text(answer), "id": id, "config": cfg.name, "threshold": cfg.threshold,
                     "question": None if question is None else clean_text(question)}
             timings["validate"] = _ms(t0)
             return self._finish(abstain(base, too_big, timings, t_all), (), log)
         texts, given_graph = split_context_input(contexts)
-        cfg = self.config_for(texts, question)
+        cfg = self.config
         v = validate_input(
             answer, texts, question,
             max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
@@ -339,7 +336,7 @@ class Guard:
             self.unlogged.keep(record)
 
     def check_many(
-        self, items: Iterable[Mapping[str, Any]], *, progress: bool = False
+        self, items: Iterable[Mapping[str, Any]]
     ) -> list[GuardResult]:
         """Check a batch of ``{"answer", "contexts"|"context", "question"?, "id"?}`` mappings.
 

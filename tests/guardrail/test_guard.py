@@ -33,7 +33,7 @@ def test_supported_answer_passes_and_contradicted_one_is_flagged(guard: Guard) -
         assert node.span is not None and BAD[node.span.start : node.span.end] == node.text
         assert 0.0 <= node.support < 1.0 and node.reason
     assert bad.explanation.summary
-    cfg = guard.config_for(CONTEXT, "Who founded Apple?")
+    cfg = guard.config
     assert set(bad.detector_scores) == set(cfg.detectors) | set(cfg.veto)
 
 
