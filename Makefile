@@ -7,13 +7,15 @@ STAMP  := $(VENV)/.installed
 OFFLINE := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 PYTEST_ARGS ?=
 
-.PHONY: install demo test test-fast lint bench clean
+.PHONY: install demo test test-fast lint wheels bench clean
 
-$(STAMP): pyproject.toml
+ADAPTERS := integrations/langchain integrations/llama_index
+
+$(STAMP): pyproject.toml integrations/langchain/pyproject.toml integrations/llama_index/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,kg-guard,report,dev]'
+	$(BIN)/python -m pip install -q -e '.[openai,kg-guard,report,dev]' $(foreach a,$(ADAPTERS),-e $(a))
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -28,7 +30,12 @@ test-fast: install
 	$(OFFLINE) $(BIN)/python -m pytest -q -m "not slow" $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/python -m mypy guardrail
+	$(BIN)/python -m ruff check guardrail integrations tests benchmarks training examples
+	$(BIN)/python -m mypy --strict guardrail
+	$(BIN)/python -m mypy integrations/langchain/guardrail_langchain integrations/llama_index/guardrail_llama_index
+
+wheels: install
+	rm -rf dist && $(BIN)/python -m build --wheel --outdir dist . && $(foreach a,$(ADAPTERS),$(BIN)/python -m build --wheel --outdir dist $(a) &&) true
 
 bench: install
 	$(OFFLINE) $(BIN)/python benchmarks/quality.py

@@ -17,6 +17,8 @@ from guardrail.errors import (
     GuardrailError,
     HallucinationError,
     InvalidInputError,
+    KnowledgeBaseError,
+    LLMError,
     LogSinkError,
     RefinementError,
 )
@@ -56,6 +58,8 @@ __all__ = [
     "ExtractionError",
     "DetectorError",
     "LogSinkError",
+    "KnowledgeBaseError",
+    "LLMError",
     "RefinementError",
     "HallucinationError",
     "__version__",

@@ -1,4 +1,8 @@
-"""Lazy imports of heavy or optional dependencies, with an ImportError naming the pip command."""
+"""The one lazy-import helper: heavy or optional dependencies, with an ImportError naming the pip command.
+
+Every optional dependency of the core and the adapters is imported through :func:`require`,
+so a missing extra always says how to install it.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,8 @@ __all__ = ["require"]
 
 _PIP = {
     "core": "pip install kg-guardrail",
-    "langchain": "pip install 'kg-guardrail[langchain]'",
-    "llama_index": "pip install 'kg-guardrail[llama-index]'",
-    "openai": "pip install 'kg-guardrail[openai]'",
+    "langchain": "pip install kg-guardrail-langchain",
+    "llama_index": "pip install kg-guardrail-llama-index",
 }
 
 
@@ -23,8 +26,9 @@ def require(module: str, *, extra: str = "core") -> ModuleType:
     module : str
         Dotted module name, e.g. ``"sentence_transformers"``.
     extra : str
-        Key of the kg-guardrail extra that provides it (``core``, ``langchain``,
-        ``llama_index``, ``openai``).
+        The kg-guardrail extra that provides it (``"report"``, ``"ray"``, ``"kg-guard"``, ...;
+        ``"core"`` for a core dependency; ``"langchain"`` / ``"llama_index"`` name the adapter
+        distributions).
 
     Raises
     ------

@@ -235,7 +235,7 @@ def _group_weights(groups: Sequence[str] | None, n: int) -> np.ndarray | None:
     for key in set(groups):
         mask = g == key
         w[mask] = 1.0 / mask.sum()
-    return w * (n / w.sum())
+    return np.asarray(w * (n / w.sum()), dtype=float)
 
 
 def macro_threshold(

@@ -26,13 +26,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from guardrail._optional import require
 from guardrail.io import InputLine, _parse_line, read_items
 from guardrail.errors import InvalidInputError
 
-__all__ = ["RAY_HINT", "AuditResult", "GuardWorker", "require_ray", "init_ray", "ray_rows", "audit"]
-
-#: Printed when Ray is missing.
-RAY_HINT = "the Ray engine needs the 'ray' extra: pip install 'kg-guardrail[ray]'"
+__all__ = ["AuditResult", "GuardWorker", "require_ray", "init_ray", "ray_rows", "audit"]
 
 #: Environment for a local Ray instance that reaches no network service.
 _LOCAL_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled",
@@ -41,12 +39,8 @@ _LOCAL_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled",
 
 def require_ray() -> Any:
     """Import and return ``ray`` (with ``ray.data``); raise ``ImportError`` naming the extra."""
-    try:
-        import ray
-        import ray.data  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(RAY_HINT) from exc
-    return ray
+    require("ray.data", extra="ray")
+    return require("ray", extra="ray")
 
 
 def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs: Any) -> bool:

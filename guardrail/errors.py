@@ -1,9 +1,26 @@
 """The kg-guardrail error tree.
 
-Every exception the library raises on purpose derives from :class:`GuardrailError`,
-so ``except GuardrailError`` catches all of them (the httpx pattern: one small tree).
-Bad arguments additionally derive from :class:`ValueError` so that generic callers
-that catch ``ValueError`` keep working.
+Every exception the library raises on purpose derives from :class:`GuardrailError`, so
+``except GuardrailError`` catches all of them (httpx's pattern: one small tree, drawn here).
+Bad arguments also derive from :class:`ValueError`, so generic callers that catch
+``ValueError`` keep working::
+
+    GuardrailError
+    ├── InvalidInputError (+ ValueError)   a bad argument or input value (names the value)
+    ├── ConfigError (+ ValueError)         a malformed config file or object
+    ├── ExtractionError                    triple extraction failed (not bad input)
+    ├── DetectorError                      a detector or its model failed while scoring
+    ├── KnowledgeBaseError                 a knowledge base / SPARQL endpoint failed
+    ├── LLMError                           an LLM endpoint failed after retries
+    │   └── RefinementError                the refinement loop got no new answer
+    ├── LogSinkError                       a flagged-answer log could not write or read
+    └── HallucinationError                 the ``raise`` policy: the answer was flagged
+
+Foreign errors are mapped once per layer, with ``raise ... from exc``: the detectors
+(model and tokenizer errors -> :class:`DetectorError`), the log sinks (``OSError`` and
+``sqlite3.Error`` -> :class:`LogSinkError`), the knowledge-base backends (HTTP, parsing ->
+:class:`KnowledgeBaseError`) and the LLM client (``openai`` errors -> :class:`LLMError`).
+Input that cannot be judged is not an error: the result abstains, with a reason.
 """
 
 from __future__ import annotations
@@ -20,6 +37,8 @@ __all__ = [
     "ExtractionError",
     "DetectorError",
     "LogSinkError",
+    "KnowledgeBaseError",
+    "LLMError",
     "RefinementError",
     "HallucinationError",
 ]
@@ -49,7 +68,15 @@ class LogSinkError(GuardrailError):
     """A flagged-answer log sink could not write or read a record."""
 
 
-class RefinementError(GuardrailError):
+class KnowledgeBaseError(GuardrailError):
+    """A knowledge base or SPARQL endpoint failed (unreachable, timed out, malformed results)."""
+
+
+class LLMError(GuardrailError):
+    """An LLM endpoint failed after retries, or returned output that cannot be parsed."""
+
+
+class RefinementError(LLMError):
     """The refinement loop could not obtain a new answer from the LLM (after retries)."""
 
 

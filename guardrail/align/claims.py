@@ -33,6 +33,7 @@ import numpy as np
 
 from guardrail.text.sentences import split_sentences
 from guardrail.errors import InvalidInputError
+from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
 __all__ = [
     "EVIDENCE_MAX_WORDS",
@@ -55,11 +56,6 @@ SHORT_CLAIM_WORDS = 6
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _TURN = re.compile(r"\[(?:human|user|assistant|system)\]\s*:\s*", re.I)
-_STOP = frozenset(
-    "the a an and or of to in on at for with by from is are was were be been it this that "
-    "he she they we you i his her their its as not no but which who what when where how "
-    "has have had do does did will would can could should there than then so if also".split()
-)
 
 
 def last_turn(question: str) -> str:
@@ -99,7 +95,7 @@ def claim_text(claim: str, question: str | None = None, *, always: bool = False)
 
 
 def _terms(text: str) -> list[str]:
-    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in _STOP]
+    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in EVIDENCE_STOP_WORDS]
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ import numpy as np
 
 from guardrail.text.lexical import (
     NUMERIC_KINDS,
-    POLAR_WORDS,
     TextIndex,
     contains_phrase,
     kinds_compatible,
@@ -38,6 +37,7 @@ from guardrail.text.lexical import (
     shortlist,
     stems,
 )
+from guardrail.text.lexicon import POLAR_WORDS
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Triple

@@ -151,7 +151,7 @@ class KGGuardDetector(Detector):
             return np.zeros(0)
         try:
             with torch.inference_mode():
-                return net(collate([graph])).double().numpy()
+                return np.asarray(net(collate([graph])).double().numpy(), dtype=float)
         except RuntimeError as exc:  # shape errors: weights and features disagree
             raise DetectorError(f"kg_guard forward pass failed: {exc}") from exc
 

@@ -26,9 +26,10 @@ import math
 import re
 from typing import Literal
 
-from guardrail.text.lexical import POLAR_WORDS, stem
+from guardrail.text.lexical import stem
+from guardrail.text.lexicon import POLAR_WORDS
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.extract.normalize import STOP_WORDS
+from guardrail.text.lexicon import STOP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport
 from guardrail.errors import InvalidInputError
 

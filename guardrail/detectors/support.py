@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from guardrail.text.lexical import POLAR_WORDS, TextIndex, bigrams, has_content, numbers_in, stems
+from guardrail.text.lexicon import POLAR_WORDS
+from guardrail.text.lexical import TextIndex, bigrams, has_content, numbers_in, stems
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.grounding import context_index, soft
 from guardrail.align.encoder import cosine_matrix

@@ -43,6 +43,11 @@ __all__ = ["KEAExplainer", "find_contradictions", "edit_operations", "triple_sup
 _ELEMENTS = ("subject", "relation", "object")
 
 
+
+def _part(t: Triple, k: int) -> str:
+    """Subject label (0), relation (1) or object label (2) of ``t``."""
+    return (t.subject.label, t.relation, t.object.label)[k]
+
 def _element_sims(
     claim: Sequence[Triple], context: Sequence[Triple], encoder: TextEncoder
 ) -> np.ndarray:
@@ -50,8 +55,7 @@ def _element_sims(
 
     All element labels of both sides go to the encoder in one batch.
     """
-    getters = (lambda t: t.subject.label, lambda t: t.relation, lambda t: t.object.label)
-    sides = [([get(t) for t in claim], [get(t) for t in context]) for get in getters]
+    sides = [([_part(t, k) for t in claim], [_part(t, k) for t in context]) for k in range(3)]
     uniq = list(dict.fromkeys(x for a, b in sides for x in a + b))
     index = {x: i for i, x in enumerate(uniq)}
     emb = encoder.encode(uniq)

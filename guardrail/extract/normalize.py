@@ -14,29 +14,11 @@ from __future__ import annotations
 import re
 
 from guardrail.errors import InvalidInputError
+from guardrail.text.lexicon import LEADING_WORDS, STOP_WORDS
 
-__all__ = ["normalize_label", "content_tokens", "LEADING_WORDS", "STOP_WORDS"]
+__all__ = ["normalize_label", "content_tokens"]
 
-#: Words removed from the start of a label (repeatedly): articles, demonstratives,
-#: possessive pronouns, quantifiers and wh-determiners.
-LEADING_WORDS: frozenset[str] = frozenset(
-    """the a an this that these those his her hers its their theirs our ours my
-    your yours some any every each which what whose""".split()
-)
 
-#: A compact English stop-word list for :func:`content_tokens` (function words only).
-STOP_WORDS: frozenset[str] = frozenset(
-    """a an the and or but nor so yet if then than as of in on at to for from by
-    with without about into onto over under after before between through during
-    is am are was were be been being do does did done have has had having will
-    would shall should can could may might must not no yes n't it its it's this
-    that these those he she him her his hers they them their theirs we us our ours
-    i me my mine you your yours who whom whose which what when where why how there
-    here all any each every some such very also just only too more most other
-    own same both either neither up down out off again once isn't aren't wasn't
-    weren't don't doesn't didn't can't couldn't won't wouldn't hasn't haven't
-    hadn't""".split()
-)
 
 _SPACE = re.compile(r"\s+")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")

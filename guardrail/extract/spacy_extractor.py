@@ -22,6 +22,7 @@ from guardrail.extract.base import Extractor
 from guardrail.extract.normalize import normalize_label
 from guardrail.extract.triples import DocGraphBuilder
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
+from guardrail.text.lexicon import POLAR_FALLBACK_WORDS
 
 __all__ = ["SpacyExtractor", "DEFAULT_MODEL"]
 
@@ -254,16 +255,13 @@ class SpacyExtractor(Extractor):
         return KnowledgeGraph(nodes=tuple(nodes), triples=tuple(triples), texts=(text,))
 
 
-#: Answer words of a polar question; kept as fallback nodes although spaCy lists
-#: some ("no", "not") as stop words, so a bare "No." is judged, not abstained on.
-_POLAR = frozenset({"yes", "no", "not", "yeah", "yep", "nope"})
 
 
 def _fallback_nodes(parts: list[tuple[int, Any]], source: int) -> Iterator[Node]:
     """Content tokens (alphabetic, not stop words) and polar words as ``TOKEN`` nodes."""
     for off, doc in parts:
         for tok in doc:
-            if tok.is_alpha and (not tok.is_stop or tok.lower_ in _POLAR):
+            if tok.is_alpha and (not tok.is_stop or tok.lower_ in POLAR_FALLBACK_WORDS):
                 start = tok.idx + off
                 yield Node(
                     id=f"{source}:{start}", text=tok.text, label=normalize_label(tok.text),

@@ -12,23 +12,18 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from guardrail._optional import require
 from guardrail.report.data import join_inputs, load_inputs, load_results, merge_input
 from guardrail.report.render import DEFAULT_MAX_GRAPHS, render_html, write_report
 
-__all__ = ["REPORT_HINT", "require_report_deps", "report_from_files", "report_from_pairs", "render_html", "write_report",
+__all__ = ["require_report_deps", "report_from_files", "report_from_pairs", "render_html", "write_report",
            "join_inputs", "load_inputs", "load_results", "DEFAULT_MAX_GRAPHS"]
-
-#: Printed when matplotlib or Jinja2 is missing.
-REPORT_HINT = "reports need the 'report' extra: pip install 'kg-guardrail[report]'"
 
 
 def require_report_deps() -> None:
     """Raise ``ImportError`` naming the extra when matplotlib or Jinja2 is missing."""
-    try:
-        import jinja2  # noqa: F401
-        import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(REPORT_HINT) from exc
+    require("jinja2", extra="report")
+    require("matplotlib", extra="report")
 
 
 def report_from_files(results: str | Path, out: str | Path, *, inputs: str | Path | None = None,

@@ -9,6 +9,7 @@ triples whose two ends are aligned are drawn thicker.
 """
 
 from __future__ import annotations
+from guardrail.text.lexicon import LABEL_STOP_WORDS
 
 import io
 import warnings
@@ -23,7 +24,6 @@ __all__ = ["alignment", "graph_svg", "MAX_CONTEXT_NODES"]
 MAX_CONTEXT_NODES = 28
 
 _WORD = re.compile(r"\w+")
-_STOP = frozenset("the a an of in on at to for and or by with is was be".split())
 _COLORS = {"flagged": "#d62728", "claim": "#4c78a8", "context": "#9aa5b1",
            "match": "#2ca02c", "contradiction": "#ff7f0e"}
 
@@ -46,7 +46,7 @@ def _triples(graph: Any, known: Mapping[str, Any]) -> list[tuple[str, str, str]]
 
 
 def _words(label: Any) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(str(label).lower()) if w not in _STOP)
+    return frozenset(w for w in _WORD.findall(str(label).lower()) if w not in LABEL_STOP_WORDS)
 
 
 def alignment(row: Mapping[str, Any]) -> list[tuple[str, str, str]]:

@@ -125,11 +125,11 @@ def render_html(rows: Sequence[Mapping[str, Any]], *, title: str = "kg-guardrail
     env = _environment()
     summary = summarize(rows)
     items = build_items(rows, max_graphs)
-    return env.get_template("report.html.j2").render(
+    return str(env.get_template("report.html.j2").render(
         title=title, source=source, summary=summary, items=items, problems=list(problems),
         nonce=secrets.token_urlsafe(18), has_labels=summary["labelled"] > 0,
         generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-    )
+    ))
 
 
 def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path, **kwargs: Any) -> Path:

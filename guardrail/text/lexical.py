@@ -11,12 +11,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from guardrail.extract.normalize import STOP_WORDS, content_tokens
+from guardrail.extract.normalize import content_tokens
+from guardrail.text.lexicon import POLAR_WORDS, STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
 __all__ = [
     "NUMERIC_KINDS",
-    "POLAR_WORDS",
     "numbers_in",
     "stem",
     "stems",
@@ -31,8 +31,6 @@ __all__ = [
 
 #: spaCy entity labels whose value must match exactly.
 NUMERIC_KINDS = frozenset({"DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY", "ORDINAL"})
-#: Words that answer a polar question without asserting content of their own.
-POLAR_WORDS = frozenset({"yes", "no", "yeah", "yep", "nope", "true", "false", "not", "neither"})
 
 _NUM = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 _WORDNUM = {

@@ -2,33 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
-import numpy as np
+from guardrail.testing import FakeEncoder  # noqa: F401 - re-exported for the tests
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
-
-
-class FakeEncoder:
-    """Strings in one synonym group share a vector; all others are near-orthogonal.
-
-    Vectors are seeded by a hash of the string (or group), 384 dims, unit norm, so the
-    cosine of two unrelated strings is about 0 (|cos| < 0.25).
-    """
-
-    def __init__(self, groups: Sequence[Sequence[str]] = ()) -> None:
-        self.key = {s: g[0] for g in groups for s in g}
-        self.calls = 0
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls += 1
-        out = np.zeros((len(texts), 384), dtype=np.float32)
-        for i, t in enumerate(texts):
-            k = self.key.get(t, t)
-            seed = int.from_bytes(hashlib.sha256(k.encode()).digest()[:4], "big")
-            v = np.random.default_rng(seed).standard_normal(384)
-            out[i] = v / np.linalg.norm(v)
-        return out
 
 
 def node(nid: str, text: str, kind: str = "NOUN", source: int = -1, start: int = 0) -> Node:

@@ -1,0 +1,48 @@
+"""The word lists, in one place: stop, function and polar words.
+
+Each list keeps the contents its step was tuned with (changing one changes verdicts, so they
+are not merged into one list); they only live here, named by what they are for.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WORDS", "POLAR_WORDS",
+           "POLAR_FALLBACK_WORDS"]
+
+#: Words removed from the start of a label (repeatedly): articles, demonstratives,
+#: possessive pronouns, quantifiers and wh-determiners.
+LEADING_WORDS: frozenset[str] = frozenset(
+    """the a an this that these those his her hers its their theirs our ours my
+    your yours some any every each which what whose""".split()
+)
+
+#: A compact English stop-word list for :func:`content_tokens` (function words only).
+STOP_WORDS: frozenset[str] = frozenset(
+    """a an the and or but nor so yet if then than as of in on at to for from by
+    with without about into onto over under after before between through during
+    is am are was were be been being do does did done have has had having will
+    would shall should can could may might must not no yes n't it its it's this
+    that these those he she him her his hers they them their theirs we us our ours
+    i me my mine you your yours who whom whose which what when where why how there
+    here all any each every some such very also just only too more most other
+    own same both either neither up down out off again once isn't aren't wasn't
+    weren't don't doesn't didn't can't couldn't won't wouldn't hasn't haven't
+    hadn't""".split()
+)
+
+#: Words left out of the evidence ranking (IDF overlap of claim and context sentences).
+EVIDENCE_STOP_WORDS: frozenset[str] = frozenset(
+    "the a an and or of to in on at for with by from is are was were be been it this that "
+    "he she they we you i his her their its as not no but which who what when where how "
+    "has have had do does did will would can could should there than then so if also".split()
+)
+
+#: Words dropped from node labels drawn in report pictures.
+LABEL_STOP_WORDS: frozenset[str] = frozenset("the a an of in on at to for and or by with is was be".split())
+
+#: Words that answer a polar question without asserting content of their own.
+POLAR_WORDS: frozenset[str] = frozenset({"yes", "no", "yeah", "yep", "nope", "true", "false", "not", "neither"})
+
+#: Answer words of a polar question; kept as fallback nodes although spaCy lists
+#: some ("no", "not") as stop words, so a bare "No." is judged, not abstained on.
+POLAR_FALLBACK_WORDS: frozenset[str] = frozenset({"yes", "no", "not", "yeah", "yep", "nope"})
