@@ -13,8 +13,8 @@ __all__ = ["require"]
 
 _PIP = {
     "core": "pip install kg-guardrail",
-    "langchain": "pip install kg-guardrail-langchain",
-    "llama_index": "pip install kg-guardrail-llama-index",
+    "langchain": "pip install 'kg-guardrail[langchain]'",
+    "llama_index": "pip install 'kg-guardrail[llama-index]'",
 }
 
 
@@ -27,8 +27,8 @@ def require(module: str, *, extra: str = "core") -> ModuleType:
         Dotted module name, e.g. ``"sentence_transformers"``.
     extra : str
         The kg-guardrail extra that provides it (``"report"``, ``"ray"``, ``"kg-guard"``, ...;
-        ``"core"`` for a core dependency; ``"langchain"`` / ``"llama_index"`` name the adapter
-        distributions).
+        ``"core"`` for a core dependency; the ``langchain`` and ``llama-index`` extras install
+        the adapter distributions ``kg-guardrail-langchain`` / ``kg-guardrail-llama-index``).
 
     Raises
     ------
