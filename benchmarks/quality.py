@@ -34,11 +34,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sklearn.metrics import balanced_accuracy_score, roc_auc_score  # noqa: E402
+from sklearn.metrics import roc_auc_score  # noqa: E402
 
 import guardrail.config as gconfig  # noqa: E402
 from guardrail import Guard  # noqa: E402
 from guardrail.config import GuardConfig, save_config  # noqa: E402
+from guardrail.metrics import classification_metrics  # noqa: E402
 from benchmarks.devdata import load_dev  # noqa: E402
 from guardrail.extract.base import Extractor  # noqa: E402
 from guardrail.extract.spacy_extractor import SpacyExtractor  # noqa: E402
@@ -146,11 +147,6 @@ def fit_default(scores: dict[str, Any]) -> GuardConfig:
     return cfg
 
 
-def _metrics(labels: list[int], preds: list[int], scores: list[float]) -> dict[str, float]:
-    auc = roc_auc_score(labels, scores) if len(set(labels)) == 2 else float("nan")
-    return {"balanced_accuracy": float(balanced_accuracy_score(labels, preds)), "roc_auc": float(auc)}
-
-
 def span_hits(items: list[dict[str, Any]], results: list[GuardResult]) -> dict[str, float]:
     """Flagged wrong answers with a known error span: share with a flagged node inside it."""
     hit = total = 0
@@ -189,7 +185,9 @@ def evaluate(data: dict[str, dict[str, list[dict[str, Any]]]], extractor: Extrac
         items = parts[part]
         res = run_guard(guard, items)
         labels = [it["label"] for it in items]
-        m: dict[str, Any] = _metrics(labels, [int(not r.passed) for r in res], [r.score for r in res])
+        cm = classification_metrics(labels, [r.score for r in res], None, passed=[r.passed for r in res])
+        m: dict[str, Any] = {"balanced_accuracy": cm["balanced_accuracy"],
+                             "roc_auc": cm["roc_auc"] if cm["roc_auc"] is not None else float("nan")}
         m.update({"n": len(items), "positives": int(sum(labels)), "abstained": sum(r.abstained for r in res),
                   "median_ms": statistics.median(r.total_ms for r in res)})
         if name == "qags_c":

@@ -196,7 +196,7 @@ def ground_nodes(
     support, weight = np.zeros(n_a), np.ones(n_a)
     from_q = np.zeros(n_a, dtype=bool)
     num_ok = [_number_ok(n, ctx_index, q_index) for n in claim.nodes]
-    for i, node in enumerate(claim.nodes):
+    for i in range(n_a):
         if num_ok[i] is False:
             match[i, :] = 0.0
     need = [i for i in range(n_a) if num_ok[i] is not False and not match[i].any()]

@@ -3,7 +3,7 @@
 from guardrail.extract.base import Extractor
 from guardrail.extract.normalize import content_tokens, normalize_label
 from guardrail.extract.spacy_extractor import SpacyExtractor
-from guardrail.extract.triples import graph_from_triples
+from guardrail.extract.given import graph_from_triples
 
 __all__ = [
     "Extractor",

@@ -35,15 +35,13 @@ Rules of :class:`DocGraphBuilder`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from guardrail.errors import InvalidInputError
 from guardrail.extract.normalize import normalize_label
-from guardrail.types import KnowledgeGraph, Node, Span, Triple
+from guardrail.types import Node, Span, Triple
 
-__all__ = ["DocGraphBuilder", "graph_from_triples"]
+__all__ = ["DocGraphBuilder"]
 
 _PERSONAL = frozenset("he she him her his hers himself herself".split())
 _NEUTER = frozenset("it its itself".split())
@@ -325,89 +323,3 @@ class DocGraphBuilder:
         for rec in self.extra.values():
             seen.setdefault(rec.node.id, rec)
         return list(seen.values())
-
-
-
-def _check_item(index: int, item: object) -> tuple[str, str, str]:
-    """Return ``item`` as a 3-tuple of stripped non-empty strings or raise."""
-    if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 3:
-        raise InvalidInputError(
-            f"triple {index} must be a (subject, relation, object) sequence of 3 str, "
-            f"got {item!r}"
-        )
-    parts = tuple(item)
-    for name, part in zip(("subject", "relation", "object"), parts):
-        if not isinstance(part, str) or not part.strip():
-            raise InvalidInputError(
-                f"triple {index}: {name} must be a non-empty str, got {part!r}"
-            )
-    subj, rel, obj = (p.strip() for p in parts)
-    return subj, rel, obj
-
-
-def graph_from_triples(
-    triples: Iterable[Sequence[str]], *, source: int = 0
-) -> KnowledgeGraph:
-    """Build a graph whose nodes are the given subject and object strings.
-
-    Parameters
-    ----------
-    triples : iterable of (str, str, str)
-        ``(subject, relation, object)`` items; each element a non-empty string
-        (surrounding whitespace is stripped). An empty iterable gives an empty graph.
-    source : int
-        Source index written into node ids (``f"{source}:t{k}"`` for the k-th
-        distinct node) so graphs from several sources merge; default 0.
-
-    Returns
-    -------
-    KnowledgeGraph
-        Nodes of kind ``"LITERAL"`` without spans, one per distinct (stripped)
-        subject/object string, in first-seen order, labelled with
-        :func:`~guardrail.extract.normalize.normalize_label`; triples with
-        ``pattern="given"``, the relation lower-cased with whitespace collapsed,
-        and no span (exact duplicates kept once); ``texts`` is empty.
-
-    Raises
-    ------
-    InvalidInputError
-        When ``triples`` is not iterable (or is a str), when item ``i`` is not a
-        3-sequence of non-empty strings (the message names ``i``), or when
-        ``source`` is not an int.
-
-    Examples
-    --------
-    >>> g = graph_from_triples([("Steve Jobs", "founded", "Apple")])
-    >>> [t.text for t in g.triples]
-    ['steve jobs founded apple']
-    """
-    if isinstance(source, bool) or not isinstance(source, int):
-        raise InvalidInputError(f"source must be an int, got {source!r}")
-    if isinstance(triples, (str, bytes)) or not isinstance(triples, Iterable):
-        raise InvalidInputError(
-            f"triples must be an iterable of (subject, relation, object), "
-            f"got {type(triples).__name__}"
-        )
-    nodes: dict[str, Node] = {}
-    out: list[Triple] = []
-    seen: set[tuple[str, str, str]] = set()
-
-    def node(text: str) -> Node:
-        """The node for ``text``, created on first sight."""
-        if text not in nodes:
-            nodes[text] = Node(
-                id=f"{source}:t{len(nodes)}", text=text,
-                label=normalize_label(text), kind="LITERAL",
-            )
-        return nodes[text]
-
-    for i, item in enumerate(triples):
-        subj, rel, obj = _check_item(i, item)
-        relation = " ".join(rel.lower().split())
-        s_node, o_node = node(subj), node(obj)
-        key = (s_node.id, relation, o_node.id)
-        if key not in seen:
-            seen.add(key)
-            out.append(Triple(subject=s_node, relation=relation, object=o_node,
-                              pattern="given"))
-    return KnowledgeGraph(nodes=tuple(nodes.values()), triples=tuple(out))

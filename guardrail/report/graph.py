@@ -155,7 +155,6 @@ def _draw(claim: Mapping[str, Any], context: Mapping[str, Any], c_triples: Seque
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
     import networkx as nx
-    from matplotlib.lines import Line2D
 
     left, right = _order(claim, context, x_triples, links)
     g = nx.DiGraph()
@@ -172,22 +171,7 @@ def _draw(claim: Mapping[str, Any], context: Mapping[str, Any], c_triples: Seque
                                        edge_color=_COLORS[kind],
                                        edgelist=[("a" + a, "c" + c) for a, c, k in links if k == kind])
             for prefix, triples, bend in (("a", c_triples, 1.0), ("c", x_triples, -1.0)):
-                labels: dict[tuple[str, str], list[str]] = {}
-                for s, r, o in triples:
-                    if s != o:
-                        labels.setdefault((prefix + s, prefix + o), []).append(r)
-                for (u, v), rels in labels.items():
-                    (x1, y1), (x2, y2) = pos[u], pos[v]
-                    rad = 0.45 * bend * (1 if y2 >= y1 else -1)
-                    strong = prefix == "c" and u[1:] in aligned_ctx and v[1:] in aligned_ctx
-                    nx.draw_networkx_edges(g, pos, ax=ax, edgelist=[(u, v)], connectionstyle=f"arc3,rad={rad}",
-                                           edge_color="#2f6f2f" if strong else "#555555",
-                                           width=2.4 if strong else 1.0, arrowsize=10, node_size=160)
-                    cx, cy = (x1 + x2) / 2 + rad * (y2 - y1), (y1 + y2) / 2 - rad * (x2 - x1)
-                    ax.text(0.25 * x1 + 0.5 * cx + 0.25 * x2, 0.25 * y1 + 0.5 * cy + 0.25 * y2,
-                            _short("; ".join(dict.fromkeys(rels)), 16), fontsize=6, color="#333333",
-                            ha="center", va="center",
-                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
+                _draw_triples(ax, g, pos, prefix, triples, bend, aligned_ctx)
             colors = {"a" + k: _COLORS["flagged" if k in flagged else "claim"] for k in left}
             colors.update({"c" + k: _COLORS["context"] for k in right})
             nodes = list(colors)
@@ -200,13 +184,7 @@ def _draw(claim: Mapping[str, Any], context: Mapping[str, Any], c_triples: Seque
                 nx.draw_networkx_labels(g, shifted, labels=names, ax=ax, font_size=7, horizontalalignment=ha,
                                         font_color={"a": "#1f2933", "c": "#3b4652"}[prefix])
             ax.set_title("answer (claim graph)                    ↔                    context graph", fontsize=9)
-            handles = [Line2D([], [], marker="o", ls="", color=_COLORS[k], label=t) for k, t in
-                       (("flagged", "flagged answer node"), ("claim", "answer node"), ("context", "context node"))]
-            handles += [Line2D([], [], ls="--", color=_COLORS["match"], label="aligned (label)"),
-                        Line2D([], [], ls="--", color=_COLORS["contradiction"], label="contradiction pair"),
-                        Line2D([], [], color="#2f6f2f", lw=2.4, label="aligned context edge")]
-            ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=7,
-                      frameon=False)
+            _legend(ax)
             xs = [p[0] for p in pos.values()] or [0.0]
             ax.set_xlim(min(xs) - 0.9, max(xs) + 0.9)
             ax.axis("off")
@@ -217,3 +195,39 @@ def _draw(claim: Mapping[str, Any], context: Mapping[str, Any], c_triples: Seque
         finally:
             plt.close(fig)
     return buf.getvalue()
+
+
+def _draw_triples(ax: Any, g: Any, pos: Mapping[str, Any], prefix: str, triples: Sequence[tuple[str, str, str]],
+                  bend: float, aligned_ctx: set[str]) -> None:
+    """Draw one side's triples as curved edges labelled with their relations."""
+    import networkx as nx
+
+    labels: dict[tuple[str, str], list[str]] = {}
+    for s, r, o in triples:
+        if s != o:
+            labels.setdefault((prefix + s, prefix + o), []).append(r)
+    for (u, v), rels in labels.items():
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        rad = 0.45 * bend * (1 if y2 >= y1 else -1)
+        strong = prefix == "c" and u[1:] in aligned_ctx and v[1:] in aligned_ctx
+        nx.draw_networkx_edges(g, pos, ax=ax, edgelist=[(u, v)], connectionstyle=f"arc3,rad={rad}",
+                               edge_color="#2f6f2f" if strong else "#555555",
+                               width=2.4 if strong else 1.0, arrowsize=10, node_size=160)
+        cx, cy = (x1 + x2) / 2 + rad * (y2 - y1), (y1 + y2) / 2 - rad * (x2 - x1)
+        ax.text(0.25 * x1 + 0.5 * cx + 0.25 * x2, 0.25 * y1 + 0.5 * cy + 0.25 * y2,
+                _short("; ".join(dict.fromkeys(rels)), 16), fontsize=6, color="#333333",
+                ha="center", va="center",
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
+
+
+def _legend(ax: Any) -> None:
+    """The node and edge legend under the picture."""
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="o", ls="", color=_COLORS[k], label=t) for k, t in
+               (("flagged", "flagged answer node"), ("claim", "answer node"), ("context", "context node"))]
+    handles += [Line2D([], [], ls="--", color=_COLORS["match"], label="aligned (label)"),
+                Line2D([], [], ls="--", color=_COLORS["contradiction"], label="contradiction pair"),
+                Line2D([], [], color="#2f6f2f", lw=2.4, label="aligned context edge")]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=7,
+              frameon=False)

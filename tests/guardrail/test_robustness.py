@@ -200,7 +200,7 @@ class RecordingEncoder(FakeEncoder):
 
 
 def _graphs(n_ctx: int):
-    from guardrail.extract.triples import graph_from_triples
+    from guardrail.extract.given import graph_from_triples
 
     claim = graph_from_triples([("Apple", "founded in", "1999")], source=-1)
     ctx = graph_from_triples([(f"Company {i}", f"acquired firm {i} in", f"{1000 + i}")

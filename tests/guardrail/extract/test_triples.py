@@ -3,7 +3,7 @@
 import pytest
 
 from guardrail.errors import InvalidInputError
-from guardrail.extract.triples import graph_from_triples
+from guardrail.extract.given import graph_from_triples
 from guardrail.types import KnowledgeGraph
 
 
