@@ -33,6 +33,7 @@ from guardrail.align.claims import EVIDENCE_MAX_WORDS, claim_text, context_sente
 from guardrail.text.lexical import numbers_in
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.text.sentences import split_sentences
+from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
 from guardrail.errors import InvalidInputError
 
@@ -59,7 +60,7 @@ def _units(answer: str, question: str | None, always: bool = False) -> list[_Uni
         text = answer[s:e]
         if k and _PRONOUN_START.match(text):
             text = answer[spans[k - 1][0]:e]
-        out.append(_Unit(s, e, claim_text(text, question, always=always)))
+        out.append(_Unit(s, e, claim_text(detokenize(text), question, always=always)))
     return out
 
 
@@ -198,7 +199,8 @@ class VerifierDetector(Detector):
         sents, spans = _evidence_sentences(item)
         if not units or not sents:
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
-        evs = [select_evidence(u.claim, sents, max_words=self.max_evidence_words) for u in units]
+        read = [detokenize(t) for t in sents]  # PTB-tokenised context reads like its original
+        evs = [select_evidence(u.claim, read, max_words=self.max_evidence_words) for u in units]
         p = self.verifier.score([e.text for e in evs], [u.claim for u in units])
         p = _mask(units, evs, np.asarray(p, dtype=float))
         support = self._node_support(item, units, evs, p, sents, spans)
