@@ -143,6 +143,23 @@ def _lexical_scores(claim: str, sentences: Sequence[str]) -> np.ndarray:
     return np.array([sum(idf[t] for t in q & d) / total for d in docs], dtype=float)
 
 
+def _diverse_order(claim: str, sentences: Sequence[str], score: np.ndarray) -> list[int]:
+    """Sentence indexes by greedy coverage of the claim's IDF-weighted terms (ties: ``score``)."""
+    docs = [set(_terms(s)) for s in sentences]
+    df = Counter(t for d in docs for t in d)
+    q = set(_terms(claim))
+    idf = {t: math.log(1.0 + len(docs) / (1.0 + df.get(t, 0))) for t in q}
+    covered: set[str] = set()
+    left = set(range(len(sentences)))
+    order: list[int] = []
+    while left:
+        i = max(left, key=lambda j: (sum(idf[t] for t in (q & docs[j]) - covered), score[j], -j))
+        order.append(i)
+        covered |= q & docs[i]
+        left.remove(i)
+    return order
+
+
 def select_evidence(
     claim: str,
     sentences: Sequence[str],
@@ -151,6 +168,7 @@ def select_evidence(
     dense: np.ndarray | None = None,
     dense_weight: float = 0.5,
     neighbours: int = 1,
+    diverse: bool = False,
 ) -> Evidence:
     """Choose the evidence for ``claim`` among context ``sentences``.
 
@@ -173,6 +191,10 @@ def select_evidence(
         Weight of ``dense`` in the ranking score, in [0, 1].
     neighbours : int
         Sentences added on each side of a chosen one (>= 0).
+    diverse : bool
+        Rank by coverage instead: after the best sentence, each next one is the sentence
+        adding the most IDF weight of claim terms not yet covered, so a claim built from two
+        distant sentences (a synthesis) gets both in its evidence.
 
     Returns
     -------
@@ -199,7 +221,8 @@ def select_evidence(
         return Evidence(" ".join(sentences), tuple(range(len(sentences))), best)
     chosen: set[int] = set()
     used = 0
-    for i in np.argsort(-score, kind="stable"):
+    order = _diverse_order(claim, sentences, score) if diverse else [int(i) for i in np.argsort(-score, kind="stable")]
+    for i in order:
         for j in [int(i)] + [int(i) + d for d in range(-neighbours, neighbours + 1) if d]:
             if 0 <= j < len(sentences) and j not in chosen and used + lengths[j] <= max_words:
                 chosen.add(j)

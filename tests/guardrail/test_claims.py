@@ -55,3 +55,14 @@ def test_select_evidence_rejects_bad_arguments():
 def test_context_sentences_keep_passage_and_offsets():
     out = context_sentences(["One. Two.", "Three."])
     assert [(src, s, e, t) for src, s, e, t in out] == [(0, 0, 4, "One."), (0, 5, 9, "Two."), (1, 0, 6, "Three.")]
+
+
+def test_diverse_evidence_covers_both_halves_of_a_synthesis_claim():
+    sents = ["Alpha Corp was founded in Oslo in 1990 by a team.",
+             "Alpha Corp grew in Oslo after 1990 and was founded again.",
+             "Berg moved it to Bergen."] + [f"Filler {i} about rain." for i in range(5)]
+    claim = "Kari Berg founded Alpha Corp in Oslo in 1990 and moved it to Bergen."
+    plain = select_evidence(claim, sents, max_words=22, neighbours=0)
+    diverse = select_evidence(claim, sents, max_words=22, neighbours=0, diverse=True)
+    assert 2 not in plain.units  # the near-duplicate second sentence crowds out the Bergen one
+    assert {0, 2} <= set(diverse.units) and diverse.best == plain.best
