@@ -62,6 +62,15 @@ class Guard:
     context_cache_size : int
         Number of passage graphs kept, so the same retrieved passage is parsed once.
 
+    Raises
+    ------
+    ConfigError
+        The config cannot be loaded, or gives a registered detector a parameter it does not
+        take or a value it rejects.
+    InvalidInputError
+        ``log`` names a path whose format cannot be told from its suffix (``.jsonl``,
+        ``.json``, ``.sqlite``, ``.sqlite3``, ``.db``), or ``context_cache_size < 0``.
+
     Examples
     --------
     >>> guard = Guard()                                    # doctest: +SKIP
@@ -95,11 +104,13 @@ class Guard:
             self._configs = {cfg.name: cfg}
         self._custom_detectors = list(detectors) if detectors is not None else None
         self._detectors: dict[str, list[Detector]] = {}
+        self._lock = threading.RLock()
+        if detectors is None:
+            _check_detector_params(self._configs.values())
         self._extractor = extractor
         self._encoder = encoder
         self._explainer = explainer
         self._sinks = _open_sinks(log)
-        self._lock = threading.RLock()
         self._cache = PassageCache(context_cache_size, self._lock)
         #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
         #: beyond that the oldest is dropped, counted in ``unlogged.dropped`` and logged
@@ -169,6 +180,7 @@ class Guard:
             "max_context_chars": max(c.max_context_chars for c in cfgs),
             "max_answer_chars": max(c.max_answer_chars for c in cfgs),
             "max_passages": max(c.max_passages for c in cfgs),
+            "max_claims": max(c.max_claims for c in cfgs),
         }
 
     def _passage_graphs(self, texts: Sequence[str]) -> list[KnowledgeGraph]:
@@ -224,8 +236,8 @@ class Guard:
 
         Notes
         -----
-        The size limits (``max_answer_chars``, ``max_context_chars``, ``max_passages``)
-        are applied to the lengths of the inputs before anything is copied, split or
+        The size limits (``max_answer_chars``, ``max_context_chars``, ``max_passages``,
+        ``max_claims``) are applied to the lengths of the inputs before anything is copied, split or
         parsed; an input over them gets an abstain.
         """
         t_all = time.perf_counter()
@@ -244,7 +256,7 @@ class Guard:
         v = validate_input(
             answer, texts, question,
             max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
-            max_passages=cfg.max_passages,
+            max_passages=cfg.max_passages, max_claims=cfg.max_claims,
         )
         timings["validate"] = _ms(t0)
         base = {"answer": v.answer, "id": id, "question": v.question, "config": cfg.name,
@@ -416,6 +428,17 @@ class Guard:
     async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
         """Async :meth:`check_many` (one worker thread for the whole batch; same errors)."""
         return await asyncio.to_thread(self.check_many, items)
+
+
+def _check_detector_params(configs: Iterable[GuardConfig]) -> None:
+    """Build every registered detector of ``configs`` once, so that a bad parameter value is a
+    :class:`ConfigError` now rather than at the first check (constructors load no model)."""
+    from guardrail.detectors import REGISTRY, build_detector
+
+    for cfg in configs:
+        for name in dict.fromkeys([*cfg.detectors, *cfg.veto]):
+            if name in REGISTRY:
+                build_detector(name, **cfg.detector_params.get(name, {}))
 
 
 def _open_sinks(log: Any) -> list[Any]:
