@@ -22,7 +22,7 @@ from guardrail.config import GuardConfig, load_config, shipped_configs
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.detectors import AlignmentInput, Detector, build_detectors
 from guardrail.align.encoder import TextEncoder, shared_encoder
-from guardrail.errors import InvalidInputError, LogSinkError
+from guardrail.errors import BatchError, InvalidInputError, LogSinkError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.log.records import UnloggedRecords
@@ -367,6 +367,11 @@ class Guard:
             field of the wrong type (the message names the item's index); raised before any
             item is judged, so nothing is logged twice when the caller fixes the batch and
             retries.
+        BatchError
+            An item failed while it was judged (a model error, a bug): ``exc.results`` holds
+            the results of the items before it, which are logged already, and ``exc.index``
+            the failed item's position, so the caller goes on after it without judging or
+            logging those items again.
 
         Notes
         -----
@@ -397,8 +402,12 @@ class Guard:
         out: list[GuardResult] = []
         for window in windows(rows):
             self._prefetch([r.get("contexts", r.get("context")) for r in window])
-            out.extend(self.check(r["answer"], r.get("contexts", r.get("context", [])),
-                                  r.get("question"), id=r.get("id")) for r in window)
+            for r in window:
+                try:
+                    out.append(self.check(r["answer"], r.get("contexts", r.get("context", [])),
+                                          r.get("question"), id=r.get("id")))
+                except Exception as exc:  # any failure: hand back what was judged (and logged) so far
+                    raise BatchError(len(out), out, exc) from exc
         return out
 
     def _prefetch(self, contexts_list: Sequence[Any]) -> None:

@@ -35,7 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from guardrail.io import InputLine, read_items
 from guardrail.cli.render import markup
-from guardrail.errors import GuardrailError, InvalidInputError
+from guardrail.errors import BatchError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
 from guardrail.log.sinks import LogSink, open_sink
 
@@ -74,24 +74,51 @@ def _error_row(line: InputLine) -> dict[str, Any]:
 
 
 def _check_batch(guard: Guard, batch: Sequence[InputLine], compact: bool = True) -> list[dict[str, Any]]:
+    """Results (or error rows) of ``batch``, in order; a line that fails is one error row.
+
+    ``check_many`` runs on the batch; when an item fails while judged (:class:`BatchError`),
+    the results before it are kept (they are logged already), the item becomes an error
+    row and ``check_many`` goes on after it, so no result is computed or logged twice.
+    """
+    by_line: dict[int, dict[str, Any]] = {}
     todo = [ln for ln in batch if ln.item is not None]
-    try:
-        results = guard.check_many([ln.item for ln in todo if ln.item is not None])
-        by_line = {ln.line: r.to_dict(compact=compact) for ln, r in zip(todo, results)}
-    except Exception:  # isolate the item that failed (any exception: one line never aborts the run)
-        by_line = {}
-        for ln in todo:
-            assert ln.item is not None
-            try:
-                it = ln.item
-                by_line[ln.line] = guard.check(it["answer"], it["context"], it["question"],
-                                               id=it["id"]).to_dict(compact=compact)
-            except GuardrailError as exc:
-                ln.error = f"{type(exc).__name__}: {exc}"
-            except Exception as exc:  # a bug or an unexpected input: record it, judge the rest
-                _log.debug("line %d could not be judged", ln.line, exc_info=True)
-                ln.error = f"internal error ({type(exc).__name__}): {exc}"
+    while todo:
+        try:
+            results = guard.check_many([ln.item for ln in todo if ln.item is not None])
+        except BatchError as exc:
+            by_line.update((ln.line, r.to_dict(compact=compact)) for ln, r in zip(todo, exc.results))
+            _line_error(todo[exc.index], exc.cause)
+            todo = todo[exc.index + 1:]
+            continue
+        except Exception:  # raised before any item was judged: isolate the line it is about
+            _log.debug("batch rejected; checking its lines one by one", exc_info=True)
+            by_line.update(_check_one_by_one(guard, todo, compact))
+            break
+        by_line.update((ln.line, r.to_dict(compact=compact)) for ln, r in zip(todo, results))
+        break
     return [by_line[ln.line] if ln.line in by_line else _error_row(ln) for ln in batch]
+
+
+def _line_error(ln: InputLine, exc: BaseException) -> None:
+    if isinstance(exc, GuardrailError):
+        ln.error = f"{type(exc).__name__}: {exc}"
+    else:  # a bug or an unexpected input: record it, judge the rest
+        _log.debug("line %d could not be judged", ln.line, exc_info=exc)
+        ln.error = f"internal error ({type(exc).__name__}): {exc}"
+
+
+def _check_one_by_one(guard: Guard, todo: Sequence[InputLine], compact: bool) -> dict[int, dict[str, Any]]:
+    out: dict[int, dict[str, Any]] = {}
+    for ln in todo:
+        it = ln.item
+        if it is None:
+            continue
+        try:
+            out[ln.line] = guard.check(it["answer"], it["context"], it["question"],
+                                       id=it["id"]).to_dict(compact=compact)
+        except Exception as exc:  # one line never aborts the run; the error is its output row
+            _line_error(ln, exc)
+    return out
 
 
 def run_guard(
@@ -168,6 +195,7 @@ def check(
     from guardrail.metrics import result_metrics
 
     _require_extras(engine, report)
+    _output_paths(out=out, metrics=metrics, report=report, log=log)
     lines = read_items(input)
     sink = _open_log(log)
     guard = _guard_or_exit(config, sink)
@@ -231,6 +259,33 @@ def _write_report(path: Path, rows: Sequence[tuple[InputLine, dict[str, Any]]], 
     err_console.print(f"report -> {markup(write_pairs_report(path, rows, source))}", highlight=False)
 
 
+def _output_paths(**paths: Path | None) -> None:
+    """Exit with a usage error (2), before any work, when an output path cannot be a file:
+    it is a directory, or its parent is a file."""
+    for option, path in paths.items():
+        if path is None:
+            continue
+        why = ("is a directory" if path.is_dir() else
+               "is inside a file, not a directory" if any(p.is_file() for p in path.parents) else "")
+        if why:
+            err_console.print(f"[red]error:[/red] --{option} {markup(path)} {why}; give a file path",
+                              highlight=False)
+            raise typer.Exit(2)
+
+
+def _unique_ids_or_exit(input: Path) -> None:
+    """``report --input`` joins results to inputs by id: repeated ids would join the wrong lines."""
+    first: dict[str, int] = {}
+    for ln in read_items(input):
+        if ln.id in first:
+            err_console.print(
+                f"[red]error:[/red] ids repeat in {markup(input)}: {markup(repr(ln.id))} on lines "
+                f"{first[ln.id]} and {ln.line}; --input joins results to inputs by id, so give every "
+                "line a unique id (or leave ids out: the line number is used)", highlight=False)
+            raise typer.Exit(2)
+        first[ln.id] = ln.line
+
+
 @app.command()
 def report(
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Results JSONL from check.")],
@@ -244,6 +299,9 @@ def report(
     from guardrail.report import report_from_files
 
     _require_extras("local", out)
+    _output_paths(out=out)
+    if input is not None:
+        _unique_ids_or_exit(input)
     path, problems = report_from_files(results, out, inputs=input, title=title, max_graphs=max_graphs)
     if problems:
         err_console.print(f"[yellow]{problems} unreadable result line(s) skipped[/yellow]")
@@ -267,6 +325,7 @@ def calibrate(
 
     if base == "auto":
         raise typer.BadParameter("calibrate needs one base config, not auto", param_hint="--base")
+    _output_paths(out=out)
     guard = _guard_or_exit(base, None)
     rows = list(run_guard(guard, read_items(input), batch_size))
     n_bad = _report_errors(rows, input)
