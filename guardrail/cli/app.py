@@ -7,7 +7,7 @@ Commands::
                  [--report REPORT.html] [--graphs] [--engine local|ray] [--num-cpus N]
     kg-guardrail report RESULTS.jsonl --out REPORT.html [--input INPUT.jsonl]
     kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base default|FILE]
-    kg-guardrail log show FLAGGED [--limit N]
+    kg-guardrail log show FLAGGED [--limit N] [--details]
     kg-guardrail log stats FLAGGED
     kg-guardrail demo [--limit N] [--report REPORT.html]
 
@@ -388,12 +388,13 @@ def _json_line(row: dict[str, Any]) -> str:
 def log_show(
     path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")],
     limit: Annotated[int, typer.Option(min=0, help="Show the last N records (0 = all).")] = 20,
+    details: Annotated[bool, typer.Option("--details", help="Answers and explanations in full.")] = False,
 ) -> None:
-    """Show the most recent records of a flagged-answer log."""
+    """Show the most recent records of a flagged-answer log (one line each; --details for all)."""
     from guardrail.cli.render import log_table
 
     records = _read_log_or_exit(path)
-    out_console.print(log_table(records[-limit:] if limit else records))
+    out_console.print(log_table(records[-limit:] if limit else records, details=details))
     _exit_if_damaged(records)
 
 
