@@ -202,3 +202,21 @@ def test_wrong_year_in_compatibility_digits_is_flagged(guard: Guard, digits: str
 def test_hedged_wrong_sentence_after_a_supported_one_fails(guard: Guard, wrong: str):
     r = guard.check("Apple was founded in 1976. " + wrong, APPLE, "When was Apple founded?")
     assert not r.passed, (wrong, r.score)
+
+
+# ---------------------------------------------------------------- the quick start's summary
+def test_summary_counts_contradicting_sentences_not_triples():
+    from guardrail.explain.kea import _sentences_of
+    from guardrail.types import Node, Span, Triple
+
+    def node(text: str, start: int) -> Node:
+        return Node(id=f"-1:{start}", text=text, label=text.lower(), kind="NOUN",
+                    span=Span(start=start, end=start + len(text), source=-1))
+
+    answer = "Apple was founded in 1999 by Steve Jobs. It is in Seattle."
+    apple = node("Apple", 0)
+    one = [Triple(subject=apple, relation="be founded in", object=node("1999", 21)),
+           Triple(subject=apple, relation="be founded by", object=node("Steve Jobs", 29))]
+    assert _sentences_of(answer, one) == 1
+    two = one + [Triple(subject=node("It", 41), relation="be in", object=node("Seattle", 50))]
+    assert _sentences_of(answer, two) == 2
