@@ -62,7 +62,7 @@ def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
     Parameters
     ----------
     config : str or None
-        ``None`` for ``auto``, a shipped name (``short``, ``long``) or a JSON file.
+        ``None`` or ``"default"`` for the shipped config, or a config JSON file.
     log : LogSink or None
         Flagged-answer sink.
     """
@@ -180,7 +180,7 @@ def check(
     input: InputArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write one result per line.")],
     log: Annotated[Path | None, typer.Option(help="Flagged-answer log (.jsonl or .sqlite).")] = None,
-    config: Annotated[str | None, typer.Option(help="short, long, or a config JSON (default: auto).")] = None,
+    config: Annotated[str | None, typer.Option(help="default (the shipped config) or a config JSON.")] = None,
     metrics: Annotated[Path | None, typer.Option(help="Write metrics JSON here (needs labels).")] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Items per check_many batch.")] = 32,
     report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,
