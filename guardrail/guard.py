@@ -26,7 +26,7 @@ from guardrail.errors import BatchError, InvalidInputError, LogSinkError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.log.records import UnloggedRecords
-from guardrail.extract.cache import PassageCache, check_fields, windows
+from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
 from guardrail.validate import clean_text, size_reason, validate_input
 from guardrail.types import GuardResult, KnowledgeGraph
 
@@ -61,6 +61,9 @@ class Guard:
         Where flagged answers are written (``.jsonl`` or ``.sqlite``/``.db`` paths).
     context_cache_size : int
         Number of passage graphs kept, so the same retrieved passage is parsed once.
+    context_cache_chars : int
+        Most passage characters whose graphs are kept (default 2,000,000, about 150 MB of
+        graphs): memory stays bounded however long the passages are.
 
     Raises
     ------
@@ -92,9 +95,11 @@ class Guard:
         explainer: Explainer | None = None,
         log: Any = None,
         context_cache_size: int = 1024,
+        context_cache_chars: int = CACHE_MAX_CHARS,
     ) -> None:
-        if context_cache_size < 0:
-            raise InvalidInputError(f"context_cache_size must be >= 0, got {context_cache_size!r}")
+        if context_cache_size < 0 or context_cache_chars < 0:
+            raise InvalidInputError("context_cache_size and context_cache_chars must be >= 0, got "
+                                    f"{context_cache_size!r}, {context_cache_chars!r}")
         if isinstance(config, GuardConfig):
             self._configs = {config.name: config}
         elif config == "auto":
@@ -111,7 +116,7 @@ class Guard:
         self._encoder = encoder
         self._explainer = explainer
         self._sinks = _open_sinks(log)
-        self._cache = PassageCache(context_cache_size, self._lock)
+        self._cache = PassageCache(context_cache_size, self._lock, context_cache_chars)
         #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
         #: beyond that the oldest is dropped, counted in ``unlogged.dropped`` and logged
         #: at ERROR (``guard.unlogged = UnloggedRecords(maxlen=n)`` sets another bound).

@@ -66,7 +66,7 @@ def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
     log : LogSink or None
         Flagged-answer sink.
     """
-    return Guard("auto" if config is None else config, log=log)
+    return Guard("default" if config is None else config, log=log)
 
 
 def _error_row(line: InputLine) -> dict[str, Any]:

@@ -220,3 +220,40 @@ def test_summary_counts_contradicting_sentences_not_triples():
     assert _sentences_of(answer, one) == 1
     two = one + [Triple(subject=node("It", 41), relation="be in", object=node("Seattle", 50))]
     assert _sentences_of(answer, two) == 2
+
+
+# ---------------------------------------------------------------- item 9: memory bound
+class CountingExtractor:
+    """Returns an empty graph per passage and counts the passages parsed."""
+
+    def __init__(self) -> None:
+        self.parsed = 0
+
+    def extract_many(self, texts, sources):
+        from guardrail.types import KnowledgeGraph
+
+        self.parsed += len(texts)
+        return [KnowledgeGraph(texts=(t,)) for t in texts]
+
+
+def test_passage_cache_is_bounded_by_characters_not_only_by_count():
+    import threading
+
+    from guardrail.extract.cache import PassageCache
+
+    cache = PassageCache(1024, threading.RLock(), max_chars=10_000)
+    ex = CountingExtractor()
+    for i in range(1_000):  # 1,000 distinct 3,000-character passages: 3 MB of text
+        cache.graphs([f"{i} " + "x" * 2_995], ex)
+    assert cache.chars <= 10_000 and len(cache) == 3
+    cache.graphs(["y" * 20_000], ex)  # longer than the bound: parsed, not kept
+    assert len(cache) == 3 and cache.chars <= 10_000
+    cache.graphs([f"999 " + "x" * 2_995], ex)
+    assert ex.parsed == 1_001  # the most recent passage is still cached
+
+
+def test_guard_passes_the_character_bound_to_its_cache():
+    g = Guard(extractor=NoModels(), context_cache_chars=123)
+    assert g._cache.max_chars == 123
+    with pytest.raises(InvalidInputError):
+        Guard(extractor=NoModels(), context_cache_chars=-1)
