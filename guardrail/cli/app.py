@@ -23,7 +23,6 @@ written, or ``log show``/``log stats`` skipped damaged records; 2 on a usage err
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -34,8 +33,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from guardrail.io import InputLine, read_items
+from guardrail.cli.lines import check_batch as _check_batch
 from guardrail.cli.render import markup
-from guardrail.errors import BatchError, GuardrailError, InvalidInputError
+from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
 from guardrail.log.sinks import LogSink, open_sink
 
@@ -50,7 +50,6 @@ app.add_typer(log_app, name="log")
 
 out_console = Console()
 err_console = Console(stderr=True)
-_log = logging.getLogger("guardrail.cli.app")
 
 #: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
 DEMO_DATA = Path(__file__).resolve().parents[2] / "examples" / "data" / "halueval_sample.jsonl"
@@ -67,58 +66,6 @@ def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
         Flagged-answer sink.
     """
     return Guard("default" if config is None else config, log=log)
-
-
-def _error_row(line: InputLine) -> dict[str, Any]:
-    return {"id": line.id, "line": line.line, "error": line.error}
-
-
-def _check_batch(guard: Guard, batch: Sequence[InputLine], compact: bool = True) -> list[dict[str, Any]]:
-    """Results (or error rows) of ``batch``, in order; a line that fails is one error row.
-
-    ``check_many`` runs on the batch; when an item fails while judged (:class:`BatchError`),
-    the results before it are kept (they are logged already), the item becomes an error
-    row and ``check_many`` goes on after it, so no result is computed or logged twice.
-    """
-    by_line: dict[int, dict[str, Any]] = {}
-    todo = [ln for ln in batch if ln.item is not None]
-    while todo:
-        try:
-            results = guard.check_many([ln.item for ln in todo if ln.item is not None])
-        except BatchError as exc:
-            by_line.update((ln.line, r.to_dict(compact=compact)) for ln, r in zip(todo, exc.results))
-            _line_error(todo[exc.index], exc.cause)
-            todo = todo[exc.index + 1:]
-            continue
-        except Exception:  # raised before any item was judged: isolate the line it is about
-            _log.debug("batch rejected; checking its lines one by one", exc_info=True)
-            by_line.update(_check_one_by_one(guard, todo, compact))
-            break
-        by_line.update((ln.line, r.to_dict(compact=compact)) for ln, r in zip(todo, results))
-        break
-    return [by_line[ln.line] if ln.line in by_line else _error_row(ln) for ln in batch]
-
-
-def _line_error(ln: InputLine, exc: BaseException) -> None:
-    if isinstance(exc, GuardrailError):
-        ln.error = f"{type(exc).__name__}: {exc}"
-    else:  # a bug or an unexpected input: record it, judge the rest
-        _log.debug("line %d could not be judged", ln.line, exc_info=exc)
-        ln.error = f"internal error ({type(exc).__name__}): {exc}"
-
-
-def _check_one_by_one(guard: Guard, todo: Sequence[InputLine], compact: bool) -> dict[int, dict[str, Any]]:
-    out: dict[int, dict[str, Any]] = {}
-    for ln in todo:
-        it = ln.item
-        if it is None:
-            continue
-        try:
-            out[ln.line] = guard.check(it["answer"], it["context"], it["question"],
-                                       id=it["id"]).to_dict(compact=compact)
-        except Exception as exc:  # one line never aborts the run; the error is its output row
-            _line_error(ln, exc)
-    return out
 
 
 def run_guard(
@@ -320,7 +267,7 @@ def calibrate(
     from guardrail.aggregate import calibrate as fit
     from guardrail.aggregate import final_score
     from guardrail.cli.render import compare_table
-    from guardrail.config import save_config
+    from guardrail.config import load_config, save_config
     from guardrail.metrics import result_metrics
 
     if base == "auto":
@@ -338,6 +285,11 @@ def calibrate(
     except InvalidInputError as exc:
         err_console.print(f"[red]error:[/red] {markup(exc)} ({len(usable)} usable labelled item(s))",
                           highlight=False)
+        raise typer.Exit(2) from exc
+    try:  # the fit is a model_copy: validate it as a loaded config would be (no 0 or 1 threshold)
+        new = load_config(new.model_dump())
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] the calibrated config is unusable: {markup(exc)}", highlight=False)
         raise typer.Exit(2) from exc
     save_config(new, out)
     after = []
