@@ -62,7 +62,7 @@ class Guard:
     context_cache_size : int
         Number of passage graphs kept, so the same retrieved passage is parsed once.
     context_cache_chars : int
-        Most passage characters whose graphs are kept (default 2,000,000, about 150 MB of
+        Most passage characters whose graphs are kept (default 2,000,000, 150 to 250 MB of
         graphs): memory stays bounded however long the passages are.
 
     Raises

@@ -22,8 +22,9 @@ __all__ = ["PREFETCH_WINDOW_CHARS", "CACHE_MAX_CHARS", "PassageCache", "cache_ke
 #: ``check_many`` parses the new passages of about this many context characters at once.
 PREFETCH_WINDOW_CHARS = 200_000
 #: Default bound of the passage characters whose graphs the cache keeps. A passage graph
-#: takes about 75 bytes of memory per passage character, so this is about 150 MB; the
-#: count bound alone (1,024 graphs) let 1,000 distinct long passages grow RSS by 550 MB.
+#: takes 75 (Python heap) to 125 (RSS) bytes per passage character, so this is 150 to 250 MB;
+#: the count bound alone (1,024 graphs) let RSS grow by about 0.75 MB per distinct
+#: 6,000-character passage, 750 MB at 1,024 of them.
 CACHE_MAX_CHARS = 2_000_000
 
 
