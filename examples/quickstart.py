@@ -2,7 +2,7 @@
 
 from guardrail import Guard
 
-guard = Guard()  # shipped configs; picks "short" or "long" from the answer's length
+guard = Guard()  # the shipped calibrated "default" config: one threshold for every kind of input
 result = guard.check(
     answer="The Eiffel Tower was completed in 1925 in Lyon.",
     contexts=["The Eiffel Tower is a wrought-iron tower in Paris, completed in 1889."],

@@ -9,23 +9,33 @@ input (QA, dialogue, summaries, plain RAG answers), no routing on the input's sh
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from guardrail.errors import ConfigError
 
 __all__ = [
+    "MAX_CONFIG_BYTES",
     "GuardConfig",
     "load_config",
     "save_config",
     "default_config",
     "shipped_configs",
 ]
+
+#: Largest config file read (a config is a few hundred bytes).
+MAX_CONFIG_BYTES = 1_000_000
+
+#: Numbers in a config are strict: ``true``/``false`` and strings are rejected, not coerced.
+_Float = Annotated[float, Field(strict=True)]
+_Int = Annotated[int, Field(strict=True)]
+
 
 class GuardConfig(BaseModel):
     """Detectors, aggregation rule, weights and thresholds of a :class:`~guardrail.Guard`.
@@ -46,7 +56,8 @@ class GuardConfig(BaseModel):
     bias : float
         Intercept of the logistic rule.
     threshold : float
-        Decision threshold in ``[0, 1]``: ``score >= threshold`` flags the answer.
+        Decision threshold, strictly between 0 and 1: ``score >= threshold`` flags the
+        answer (0 would flag every answer, 1 pass nearly every one: both are rejected).
     node_threshold : float
         Answer nodes whose combined support is below this (in ``[0, 1]``) are flagged.
     veto : dict of str to float
@@ -69,6 +80,18 @@ class GuardConfig(BaseModel):
         CPU cores; the longest dev answer has 1,400).
     max_passages : int
         More passages make the guard abstain (default 1,000).
+    max_claims : int
+        Answers with more sentences (claims) make the guard abstain (default 100: each
+        claim is verified against its own evidence, so the time grows with their number;
+        850 one-word sentences fit in 5,000 characters and took 38 to 47 s).
+
+    Notes
+    -----
+    Numbers are strict (``"threshold": true`` is an error, not 1.0); the ``detector_params``
+    of registered detectors are checked against their constructors when the config is
+    loaded (and every detector is built when the :class:`~guardrail.Guard` is, not at the
+    first check);
+    ``aggregation="logistic"`` needs a non-zero weight for at least one of ``detectors``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -77,15 +100,16 @@ class GuardConfig(BaseModel):
     detectors: list[str] = Field(default_factory=lambda: ["grounding", "wl_kernel"])
     detector_params: dict[str, dict[str, Any]] = Field(default_factory=dict)
     aggregation: Literal["logistic", "mean", "max"] = "mean"
-    weights: dict[str, float] = Field(default_factory=dict)
-    bias: float = 0.0
-    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
-    node_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
-    veto: dict[str, float] = Field(default_factory=dict)
+    weights: dict[str, _Float] = Field(default_factory=dict)
+    bias: _Float = 0.0
+    threshold: _Float = Field(default=0.5, gt=0.0, lt=1.0)
+    node_threshold: _Float = Field(default=0.5, ge=0.0, le=1.0)
+    veto: dict[str, _Float] = Field(default_factory=dict)
     node_source: str | None = None
-    max_context_chars: int = Field(default=250_000, ge=1)
-    max_answer_chars: int = Field(default=5_000, ge=1)
-    max_passages: int = Field(default=1_000, ge=1)
+    max_context_chars: _Int = Field(default=250_000, ge=1)
+    max_answer_chars: _Int = Field(default=5_000, ge=1)
+    max_passages: _Int = Field(default=1_000, ge=1)
+    max_claims: _Int = Field(default=100, ge=1)
 
     @model_validator(mode="after")
     def _check(self) -> "GuardConfig":
@@ -99,7 +123,42 @@ class GuardConfig(BaseModel):
                 raise ValueError(f"veto threshold for {k!r} must be in [0, 1], got {v!r}")
         if not math.isfinite(self.bias):
             raise ValueError(f"bias is not finite: {self.bias!r}")
+        if self.aggregation == "logistic" and not any(self.weights.get(d, 0.0) for d in self.detectors):
+            raise ValueError("aggregation 'logistic' needs a non-zero weight for at least one of "
+                             f"the detectors {self.detectors} (without weights every score is 0.5); "
+                             "run `kg-guardrail calibrate` or use aggregation 'mean'")
+        _check_detectors(self)
         return self
+
+
+def _check_detectors(cfg: GuardConfig) -> None:
+    """Every ``detector_params`` key of a registered detector is a parameter of its constructor.
+
+    Names outside :data:`~guardrail.detectors.REGISTRY` may be custom detectors passed to
+    :class:`~guardrail.Guard` (which rejects them at construction when none is passed).
+    """
+    from guardrail.detectors import REGISTRY
+
+    for name, params in cfg.detector_params.items():
+        if name not in REGISTRY:  # a custom detector (``Guard(detectors=...)``) takes its own
+            continue
+        allowed = _init_params(REGISTRY[name].target)
+        bad = sorted(set(params) - allowed) if allowed is not None else []
+        if bad:
+            raise ValueError(f"unknown parameter(s) {bad} for detector {name!r}; "
+                             f"it takes {sorted(allowed or ())}")
+
+
+def _init_params(target: str) -> set[str] | None:
+    """Keyword parameters of the class ``"module:Class"`` (None when it takes ``**kwargs``)."""
+    import importlib
+
+    mod_name, cls_name = target.split(":")
+    sig = inspect.signature(getattr(importlib.import_module(mod_name), cls_name).__init__)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
+        return None
+    return {k for k, p in sig.parameters.items() if k != "self" and p.kind in (
+        inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
 
 
 def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:
@@ -125,16 +184,39 @@ def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:
         where = str(path)
         if not path.exists() and str(source) in _SHIPPED + tuple(_ALIASES):
             return shipped_configs()[_ALIASES.get(str(source), str(source))]
-        if not path.is_file():
-            raise ConfigError(f"config file not found: {where!r}")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"config {where!r} is not valid JSON: {exc}") from exc
+        data = _read_json(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {where!r} must be a JSON object, got {type(data).__name__}")
     try:
         return GuardConfig.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(f"invalid config {where!r}: {exc}") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"invalid config {where!r}: nested too deeply") from exc
+
+
+def _read_json(path: Path) -> Any:
+    """The parsed JSON of a config file; every way it can be unreadable is a :class:`ConfigError`."""
+    where = str(path)
+    if not path.is_file():
+        raise ConfigError(f"config file not found: {where!r}")
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config {where!r} is larger than {MAX_CONFIG_BYTES} bytes")
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config {where!r} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                          f"offset {exc.start}); save it as UTF-8 JSON") from exc
+    except OSError as exc:
+        raise ConfigError(f"config {where!r} cannot be read: {exc}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"config {where!r} is not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"config {where!r} is nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise ConfigError(f"config {where!r} is not valid JSON: {exc}") from exc
 
 
 def save_config(config: GuardConfig, path: str | Path) -> Path:

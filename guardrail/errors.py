@@ -41,6 +41,7 @@ __all__ = [
     "LLMError",
     "RefinementError",
     "HallucinationError",
+    "BatchError",
 ]
 
 
@@ -99,3 +100,28 @@ class HallucinationError(GuardrailError):
             f"answer flagged as unsupported (score={result.score:.3f} >= "
             f"threshold={result.threshold:.3f}; flagged nodes: {nodes})"
         )
+
+
+class BatchError(GuardrailError):
+    """An item of :meth:`~guardrail.Guard.check_many` failed while it was judged.
+
+    The items before it were judged (and their flagged results logged): they travel with
+    the error, so a caller goes on from ``index + 1`` instead of checking, and logging,
+    them again.
+
+    Parameters
+    ----------
+    index : int
+        Position of the failed item in the batch.
+    results : list of GuardResult
+        The results of the items before it, in order.
+    cause : BaseException
+        What the item raised (also the error's ``__cause__``).
+    """
+
+    def __init__(self, index: int, results: "list[GuardResult]", cause: BaseException) -> None:
+        self.index = index
+        self.results = results
+        self.cause = cause
+        super().__init__(f"item {index} of the batch failed ({type(cause).__name__}: {cause}); "
+                         f"{len(results)} item(s) before it were judged (in .results)")

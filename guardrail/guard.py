@@ -22,11 +22,11 @@ from guardrail.config import GuardConfig, load_config, shipped_configs
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.detectors import AlignmentInput, Detector, build_detectors
 from guardrail.align.encoder import TextEncoder, shared_encoder
-from guardrail.errors import InvalidInputError, LogSinkError
+from guardrail.errors import BatchError, InvalidInputError, LogSinkError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.log.records import UnloggedRecords
-from guardrail.extract.cache import PassageCache, check_fields, windows
+from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
 from guardrail.validate import clean_text, size_reason, validate_input
 from guardrail.types import GuardResult, KnowledgeGraph
 
@@ -61,6 +61,18 @@ class Guard:
         Where flagged answers are written (``.jsonl`` or ``.sqlite``/``.db`` paths).
     context_cache_size : int
         Number of passage graphs kept, so the same retrieved passage is parsed once.
+    context_cache_chars : int
+        Most passage characters whose graphs are kept (default 2,000,000, 150 to 250 MB of
+        graphs): memory stays bounded however long the passages are.
+
+    Raises
+    ------
+    ConfigError
+        The config cannot be loaded, or gives a registered detector a parameter it does not
+        take or a value it rejects.
+    InvalidInputError
+        ``log`` names a path whose format cannot be told from its suffix (``.jsonl``,
+        ``.json``, ``.sqlite``, ``.sqlite3``, ``.db``), or ``context_cache_size < 0``.
 
     Examples
     --------
@@ -83,9 +95,11 @@ class Guard:
         explainer: Explainer | None = None,
         log: Any = None,
         context_cache_size: int = 1024,
+        context_cache_chars: int = CACHE_MAX_CHARS,
     ) -> None:
-        if context_cache_size < 0:
-            raise InvalidInputError(f"context_cache_size must be >= 0, got {context_cache_size!r}")
+        if context_cache_size < 0 or context_cache_chars < 0:
+            raise InvalidInputError("context_cache_size and context_cache_chars must be >= 0, got "
+                                    f"{context_cache_size!r}, {context_cache_chars!r}")
         if isinstance(config, GuardConfig):
             self._configs = {config.name: config}
         elif config == "auto":
@@ -95,12 +109,14 @@ class Guard:
             self._configs = {cfg.name: cfg}
         self._custom_detectors = list(detectors) if detectors is not None else None
         self._detectors: dict[str, list[Detector]] = {}
+        self._lock = threading.RLock()
+        if detectors is None:
+            _check_detector_params(self._configs.values())
         self._extractor = extractor
         self._encoder = encoder
         self._explainer = explainer
         self._sinks = _open_sinks(log)
-        self._lock = threading.RLock()
-        self._cache = PassageCache(context_cache_size, self._lock)
+        self._cache = PassageCache(context_cache_size, self._lock, context_cache_chars)
         #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
         #: beyond that the oldest is dropped, counted in ``unlogged.dropped`` and logged
         #: at ERROR (``guard.unlogged = UnloggedRecords(maxlen=n)`` sets another bound).
@@ -169,6 +185,7 @@ class Guard:
             "max_context_chars": max(c.max_context_chars for c in cfgs),
             "max_answer_chars": max(c.max_answer_chars for c in cfgs),
             "max_passages": max(c.max_passages for c in cfgs),
+            "max_claims": max(c.max_claims for c in cfgs),
         }
 
     def _passage_graphs(self, texts: Sequence[str]) -> list[KnowledgeGraph]:
@@ -224,8 +241,8 @@ class Guard:
 
         Notes
         -----
-        The size limits (``max_answer_chars``, ``max_context_chars``, ``max_passages``)
-        are applied to the lengths of the inputs before anything is copied, split or
+        The size limits (``max_answer_chars``, ``max_context_chars``, ``max_passages``,
+        ``max_claims``) are applied to the lengths of the inputs before anything is copied, split or
         parsed; an input over them gets an abstain.
         """
         t_all = time.perf_counter()
@@ -244,7 +261,7 @@ class Guard:
         v = validate_input(
             answer, texts, question,
             max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
-            max_passages=cfg.max_passages,
+            max_passages=cfg.max_passages, max_claims=cfg.max_claims,
         )
         timings["validate"] = _ms(t0)
         base = {"answer": v.answer, "id": id, "question": v.question, "config": cfg.name,
@@ -355,6 +372,11 @@ class Guard:
             field of the wrong type (the message names the item's index); raised before any
             item is judged, so nothing is logged twice when the caller fixes the batch and
             retries.
+        BatchError
+            An item failed while it was judged (a model error, a bug): ``exc.results`` holds
+            the results of the items before it, which are logged already, and ``exc.index``
+            the failed item's position, so the caller goes on after it without judging or
+            logging those items again.
 
         Notes
         -----
@@ -385,8 +407,12 @@ class Guard:
         out: list[GuardResult] = []
         for window in windows(rows):
             self._prefetch([r.get("contexts", r.get("context")) for r in window])
-            out.extend(self.check(r["answer"], r.get("contexts", r.get("context", [])),
-                                  r.get("question"), id=r.get("id")) for r in window)
+            for r in window:
+                try:
+                    out.append(self.check(r["answer"], r.get("contexts", r.get("context", [])),
+                                          r.get("question"), id=r.get("id")))
+                except Exception as exc:  # any failure: hand back what was judged (and logged) so far
+                    raise BatchError(len(out), out, exc) from exc
         return out
 
     def _prefetch(self, contexts_list: Sequence[Any]) -> None:
@@ -416,6 +442,17 @@ class Guard:
     async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
         """Async :meth:`check_many` (one worker thread for the whole batch; same errors)."""
         return await asyncio.to_thread(self.check_many, items)
+
+
+def _check_detector_params(configs: Iterable[GuardConfig]) -> None:
+    """Build every registered detector of ``configs`` once, so that a bad parameter value is a
+    :class:`ConfigError` now rather than at the first check (constructors load no model)."""
+    from guardrail.detectors import REGISTRY, build_detector
+
+    for cfg in configs:
+        for name in dict.fromkeys([*cfg.detectors, *cfg.veto]):
+            if name in REGISTRY:
+                build_detector(name, **cfg.detector_params.get(name, {}))
 
 
 def _open_sinks(log: Any) -> list[Any]:

@@ -9,6 +9,7 @@ abstain reason. Sizes are checked on lengths alone, before any text is copied or
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,8 +18,9 @@ from guardrail.errors import InvalidInputError
 from guardrail.text.language import looks_english
 
 __all__ = [
-    "ValidatedInput", "validate_input", "clean_text", "size_reason",
-    "is_degenerate", "looks_english", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS", "MAX_PASSAGES",
+    "ValidatedInput", "validate_input", "clean_text", "nfkc_chars", "size_reason",
+    "is_degenerate", "looks_english", "count_claims", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS",
+    "MAX_PASSAGES", "MAX_CLAIMS",
 ]
 
 # C0/C1 control characters except tab, newline, carriage return.
@@ -26,6 +28,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # Lone surrogates (a valid astral character is one code point in a Python str).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TOKEN = re.compile(r"\S+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+#: Per-character NFKC forms that are one character long (others map to themselves).
+_NFKC_ONE: dict[str, str] = {}
 
 #: Default size limits, also the defaults of :class:`~guardrail.config.GuardConfig`
 #: (measured in ``benchmarks/results/robustness.md``: inputs within them are judged in
@@ -33,6 +38,8 @@ _TOKEN = re.compile(r"\S+")
 MAX_CONTEXT_CHARS = 250_000
 MAX_ANSWER_CHARS = 5_000
 MAX_PASSAGES = 1_000
+#: Most sentences (claims) in an answer: each is verified against its own evidence.
+MAX_CLAIMS = 100
 
 #: Texts of at least this many tokens are checked for degeneracy.
 DEGENERATE_MIN_TOKENS = 200
@@ -53,8 +60,35 @@ class ValidatedInput:
     abstain_reason: str = ""
 
 
+def _nfkc_char(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    out = _NFKC_ONE.get(ch)
+    if out is None:
+        norm = unicodedata.normalize("NFKC", ch)
+        out = norm if len(norm) == 1 else ch
+        if len(_NFKC_ONE) < 65_536:  # bounded: at most one entry per code point seen
+            _NFKC_ONE[ch] = out
+    return out
+
+
+def nfkc_chars(text: str) -> str:
+    """NFKC-normalise ``text`` character by character, where a character's form is one character.
+
+    Full-width (``３０``), mathematical (``𝟥𝟢``), superscript and subscript digits and
+    letters, no-break spaces and other compatibility characters become their plain
+    forms, so a wrong number written in them is read as that number. A character whose
+    NFKC form is longer (ligatures such as ``ﬁ``) or that composes with its neighbour is
+    kept, so the result has the same length as ``text`` and every character offset into
+    it is an offset into ``text``. ASCII text is returned as is.
+    """
+    if text.isascii():
+        return text
+    return _NON_ASCII.sub(_nfkc_char, text)
+
+
 def clean_text(text: str) -> str:
-    """Replace control characters by spaces and lone surrogates by U+FFFD.
+    """Replace control characters by spaces, lone surrogates by U+FFFD, and compatibility
+    characters by their NFKC forms (:func:`nfkc_chars`).
 
     Only substitutions of one character by one character are made, so spans computed
     on the cleaned text are valid spans of the original. A lone surrogate (which cannot
@@ -63,7 +97,7 @@ def clean_text(text: str) -> str:
     text = _CONTROL.sub(" ", text)
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
-    return text
+    return nfkc_chars(text)
 
 
 def _check_str(value: object, what: str) -> str:
@@ -88,8 +122,15 @@ def is_degenerate(text: str) -> bool:
     return len(counts) < 0.02 * len(tokens) or counts.most_common(1)[0][1] > 0.5 * len(tokens)
 
 
-def _context_size(contexts: object) -> tuple[int, int]:
-    """(number of passages, characters) of a raw context input, without copying it."""
+def _context_size(
+    contexts: object, max_passages: int = MAX_PASSAGES, max_chars: int = MAX_CONTEXT_CHARS
+) -> tuple[int, int]:
+    """(number of passages, characters) of a raw context input, without copying it.
+
+    Stops early: a sequence longer than ``max_passages`` is never walked (its length is
+    read), and counting characters stops once they pass ``max_chars``, so a huge lazy
+    sequence costs nothing to reject.
+    """
     from guardrail.types import KnowledgeGraph
 
     if isinstance(contexts, str):
@@ -99,14 +140,27 @@ def _context_size(contexts: object) -> tuple[int, int]:
             return len(contexts.texts), sum(len(t) for t in contexts.texts)
         return len(contexts.triples), sum(len(t.text) for t in contexts.triples)
     if isinstance(contexts, Sequence) and not isinstance(contexts, (bytes, bytearray)):
+        n = len(contexts)
+        if n > max_passages:
+            return n, 0
         chars = 0
         for c in contexts:
             if isinstance(c, str):
                 chars += len(c)
             elif isinstance(c, (tuple, list)):
                 chars += sum(len(e) for e in c if isinstance(e, str))
-        return len(contexts), chars
+            if chars > max_chars:
+                break
+        return n, chars
     return 0, 0
+
+
+def count_claims(answer: str, limit: int | None = None) -> int:
+    """Number of sentence claims in ``answer`` (the verifier's units), counted up to ``limit + 1``."""
+    from guardrail.text.sentences import split_sentences
+
+    n = len(split_sentences(answer))
+    return n if limit is None else min(n, limit + 1)
 
 
 def size_reason(
@@ -116,6 +170,7 @@ def size_reason(
     max_context_chars: int = MAX_CONTEXT_CHARS,
     max_answer_chars: int = MAX_ANSWER_CHARS,
     max_passages: int = MAX_PASSAGES,
+    max_claims: int = MAX_CLAIMS,
 ) -> str:
     """Why an input is too large to judge, or ``""``; reads lengths only (no copies, no parsing).
 
@@ -127,6 +182,10 @@ def size_reason(
         The raw context input (a graph counts its texts, or else its triples, as passages).
     max_context_chars, max_answer_chars, max_passages : int
         The limits.
+    max_claims : int
+        Most sentences (claims) in the answer: every claim is verified against its own
+        evidence, so the work grows with their number, not with the answer's characters
+        (850 one-word sentences fit in 5,000 characters).
 
     Returns
     -------
@@ -135,11 +194,13 @@ def size_reason(
     """
     if isinstance(answer, str) and len(answer) > max_answer_chars:
         return f"answer longer than max_answer_chars={max_answer_chars}"
-    n, chars = _context_size(contexts)
+    n, chars = _context_size(contexts, max_passages, max_context_chars)
     if n > max_passages:
         return f"more passages than max_passages={max_passages}"
     if chars > max_context_chars:
         return f"context longer than max_context_chars={max_context_chars}"
+    if isinstance(answer, str) and count_claims(answer, max_claims) > max_claims:
+        return f"answer has more sentences than max_claims={max_claims}"
     return ""
 
 
@@ -151,6 +212,7 @@ def validate_input(
     max_context_chars: int = MAX_CONTEXT_CHARS,
     max_answer_chars: int = MAX_ANSWER_CHARS,
     max_passages: int = MAX_PASSAGES,
+    max_claims: int = MAX_CLAIMS,
 ) -> ValidatedInput:
     """Check types and usability of one guard input.
 
@@ -166,6 +228,8 @@ def validate_input(
         Size limits in characters; beyond them the guard abstains.
     max_passages : int
         Most passages accepted; beyond it the guard abstains.
+    max_claims : int
+        Most sentences in the answer; beyond it the guard abstains.
 
     Returns
     -------
@@ -188,12 +252,14 @@ def validate_input(
         raise InvalidInputError(
             f"contexts must be a str or a sequence of str, got {type(contexts).__name__}"
         )
-    for i, c in enumerate(ctx_list):
-        _check_str(c, f"contexts[{i}]")
     if question is not None:
         _check_str(question, "question")
     too_big = size_reason(answer, ctx_list, max_context_chars=max_context_chars,
-                          max_answer_chars=max_answer_chars, max_passages=max_passages)
+                          max_answer_chars=max_answer_chars, max_passages=max_passages,
+                          max_claims=max_claims)
+    if not too_big:  # an oversize sequence is not walked (it may be a huge lazy one)
+        for i, c in enumerate(ctx_list):
+            _check_str(c, f"contexts[{i}]")
     if too_big:  # the contexts are neither copied nor kept
         q = None if question is None else clean_text(question)  # type: ignore[arg-type]
         return ValidatedInput(clean_text(answer), (), q, too_big)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ Commands::
                  [--report REPORT.html] [--graphs] [--engine local|ray] [--num-cpus N]
     kg-guardrail report RESULTS.jsonl --out REPORT.html [--input INPUT.jsonl]
     kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base default|FILE]
-    kg-guardrail log show FLAGGED [--limit N]
+    kg-guardrail log show FLAGGED [--limit N] [--details]
     kg-guardrail log stats FLAGGED
     kg-guardrail demo [--limit N] [--report REPORT.html]
 
@@ -23,7 +23,6 @@ written, or ``log show``/``log stats`` skipped damaged records; 2 on a usage err
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -34,8 +33,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from guardrail.io import InputLine, read_items
+from guardrail.cli.lines import check_batch as _check_batch
 from guardrail.cli.render import markup
-from guardrail.errors import GuardrailError, InvalidInputError
+from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
 from guardrail.log.sinks import LogSink, open_sink
 
@@ -50,7 +50,6 @@ app.add_typer(log_app, name="log")
 
 out_console = Console()
 err_console = Console(stderr=True)
-_log = logging.getLogger("guardrail.cli.app")
 
 #: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
 DEMO_DATA = Path(__file__).resolve().parents[2] / "examples" / "data" / "halueval_sample.jsonl"
@@ -62,36 +61,11 @@ def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
     Parameters
     ----------
     config : str or None
-        ``None`` for ``auto``, a shipped name (``short``, ``long``) or a JSON file.
+        ``None`` or ``"default"`` for the shipped config, or a config JSON file.
     log : LogSink or None
         Flagged-answer sink.
     """
-    return Guard("auto" if config is None else config, log=log)
-
-
-def _error_row(line: InputLine) -> dict[str, Any]:
-    return {"id": line.id, "line": line.line, "error": line.error}
-
-
-def _check_batch(guard: Guard, batch: Sequence[InputLine], compact: bool = True) -> list[dict[str, Any]]:
-    todo = [ln for ln in batch if ln.item is not None]
-    try:
-        results = guard.check_many([ln.item for ln in todo if ln.item is not None])
-        by_line = {ln.line: r.to_dict(compact=compact) for ln, r in zip(todo, results)}
-    except Exception:  # isolate the item that failed (any exception: one line never aborts the run)
-        by_line = {}
-        for ln in todo:
-            assert ln.item is not None
-            try:
-                it = ln.item
-                by_line[ln.line] = guard.check(it["answer"], it["context"], it["question"],
-                                               id=it["id"]).to_dict(compact=compact)
-            except GuardrailError as exc:
-                ln.error = f"{type(exc).__name__}: {exc}"
-            except Exception as exc:  # a bug or an unexpected input: record it, judge the rest
-                _log.debug("line %d could not be judged", ln.line, exc_info=True)
-                ln.error = f"internal error ({type(exc).__name__}): {exc}"
-    return [by_line[ln.line] if ln.line in by_line else _error_row(ln) for ln in batch]
+    return Guard("default" if config is None else config, log=log)
 
 
 def run_guard(
@@ -153,7 +127,7 @@ def check(
     input: InputArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write one result per line.")],
     log: Annotated[Path | None, typer.Option(help="Flagged-answer log (.jsonl or .sqlite).")] = None,
-    config: Annotated[str | None, typer.Option(help="short, long, or a config JSON (default: auto).")] = None,
+    config: Annotated[str | None, typer.Option(help="default (the shipped config) or a config JSON.")] = None,
     metrics: Annotated[Path | None, typer.Option(help="Write metrics JSON here (needs labels).")] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Items per check_many batch.")] = 32,
     report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,
@@ -168,6 +142,7 @@ def check(
     from guardrail.metrics import result_metrics
 
     _require_extras(engine, report)
+    _output_paths(out=out, metrics=metrics, report=report, log=log)
     lines = read_items(input)
     sink = _open_log(log)
     guard = _guard_or_exit(config, sink)
@@ -231,6 +206,33 @@ def _write_report(path: Path, rows: Sequence[tuple[InputLine, dict[str, Any]]], 
     err_console.print(f"report -> {markup(write_pairs_report(path, rows, source))}", highlight=False)
 
 
+def _output_paths(**paths: Path | None) -> None:
+    """Exit with a usage error (2), before any work, when an output path cannot be a file:
+    it is a directory, or its parent is a file."""
+    for option, path in paths.items():
+        if path is None:
+            continue
+        why = ("is a directory" if path.is_dir() else
+               "is inside a file, not a directory" if any(p.is_file() for p in path.parents) else "")
+        if why:
+            err_console.print(f"[red]error:[/red] --{option} {markup(path)} {why}; give a file path",
+                              highlight=False)
+            raise typer.Exit(2)
+
+
+def _unique_ids_or_exit(input: Path) -> None:
+    """``report --input`` joins results to inputs by id: repeated ids would join the wrong lines."""
+    first: dict[str, int] = {}
+    for ln in read_items(input):
+        if ln.id in first:
+            err_console.print(
+                f"[red]error:[/red] ids repeat in {markup(input)}: {markup(repr(ln.id))} on lines "
+                f"{first[ln.id]} and {ln.line}; --input joins results to inputs by id, so give every "
+                "line a unique id (or leave ids out: the line number is used)", highlight=False)
+            raise typer.Exit(2)
+        first[ln.id] = ln.line
+
+
 @app.command()
 def report(
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Results JSONL from check.")],
@@ -244,6 +246,9 @@ def report(
     from guardrail.report import report_from_files
 
     _require_extras("local", out)
+    _output_paths(out=out)
+    if input is not None:
+        _unique_ids_or_exit(input)
     path, problems = report_from_files(results, out, inputs=input, title=title, max_graphs=max_graphs)
     if problems:
         err_console.print(f"[yellow]{problems} unreadable result line(s) skipped[/yellow]")
@@ -262,11 +267,12 @@ def calibrate(
     from guardrail.aggregate import calibrate as fit
     from guardrail.aggregate import final_score
     from guardrail.cli.render import compare_table
-    from guardrail.config import save_config
+    from guardrail.config import load_config, save_config
     from guardrail.metrics import result_metrics
 
     if base == "auto":
         raise typer.BadParameter("calibrate needs one base config, not auto", param_hint="--base")
+    _output_paths(out=out)
     guard = _guard_or_exit(base, None)
     rows = list(run_guard(guard, read_items(input), batch_size))
     n_bad = _report_errors(rows, input)
@@ -279,6 +285,11 @@ def calibrate(
     except InvalidInputError as exc:
         err_console.print(f"[red]error:[/red] {markup(exc)} ({len(usable)} usable labelled item(s))",
                           highlight=False)
+        raise typer.Exit(2) from exc
+    try:  # the fit is a model_copy: validate it as a loaded config would be (no 0 or 1 threshold)
+        new = load_config(new.model_dump())
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] the calibrated config is unusable: {markup(exc)}", highlight=False)
         raise typer.Exit(2) from exc
     save_config(new, out)
     after = []
@@ -329,12 +340,13 @@ def _json_line(row: dict[str, Any]) -> str:
 def log_show(
     path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")],
     limit: Annotated[int, typer.Option(min=0, help="Show the last N records (0 = all).")] = 20,
+    details: Annotated[bool, typer.Option("--details", help="Answers and explanations in full.")] = False,
 ) -> None:
-    """Show the most recent records of a flagged-answer log."""
+    """Show the most recent records of a flagged-answer log (one line each; --details for all)."""
     from guardrail.cli.render import log_table
 
     records = _read_log_or_exit(path)
-    out_console.print(log_table(records[-limit:] if limit else records))
+    out_console.print(log_table(records[-limit:] if limit else records, details=details))
     _exit_if_damaged(records)
 
 

@@ -170,17 +170,42 @@ def demo_table(rows: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> T
     return table
 
 
-def log_table(records: Sequence[FlaggedRecord]) -> Table:
-    """Time, id, event, score, flagged node texts and explanation of each record."""
+def log_table(records: Sequence[FlaggedRecord], *, details: bool = False) -> Table:
+    """The records of a log, one line each, or in full with ``details``.
+
+    The compact table (default) has one row per record, each cell cut to one line with an
+    ellipsis, so it fits an 80-column terminal: time (to the minute), id, event, score and
+    what was flagged (node texts, or the abstain reason). ``details=True`` adds the answer
+    and the explanation, wrapped in full.
+    """
+    if details:
+        return _log_details(records)
+    from rich import box
+
+    table = Table(title=f"{len(records)} log record(s)", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col, width in (("time", 16), ("id", 12), ("event", 9), ("score", 5), ("flagged", None)):
+        table.add_column(col, no_wrap=True, overflow="ellipsis", max_width=width,
+                         justify="right" if col == "score" else "left")
+    for r in records:
+        what = f"abstained: {r.abstain_reason}" if r.abstained else (
+            ", ".join(n.text for n in r.flagged_nodes) or "-")
+        table.add_row(cell(r.time[:16].replace("T", " ")), cell(r.id or "-"),
+                      cell(r.event if r.round is None else f"{r.event} #{r.round}"), f"{r.score:.2f}",
+                      cell(" ".join(what.split())))
+    return table
+
+
+def _log_details(records: Sequence[FlaggedRecord]) -> Table:
+    """Time, id, event, score, answer, flagged node texts and explanation of each record."""
     table = Table(title=f"{len(records)} log record(s)", show_lines=True)
-    for col in ("time", "id", "event", "score", "flagged nodes", "explanation"):
+    for col in ("time", "id", "event", "score", "answer", "flagged nodes", "explanation"):
         table.add_column(col, overflow="fold")
     for r in records:
         expl = r.abstain_reason if r.abstained else "\n".join(
             p for p in (r.explanation.summary, *r.explanation.sentences[:3]) if p)
         table.add_row(cell(r.time), cell(r.id or "-"),
                       cell(r.event if r.round is None else f"{r.event} #{r.round}"), f"{r.score:.3f}",
-                      cell(", ".join(n.text for n in r.flagged_nodes) or "-"), cell(expl))
+                      cell(r.answer), cell(", ".join(n.text for n in r.flagged_nodes) or "-"), cell(expl))
     return table
 
 

@@ -49,18 +49,20 @@ class _Unit:
     start: int
     end: int
     claim: str
+    text: str = ""
 
 
 def _units(answer: str, question: str | None, always: bool = False) -> list[_Unit]:
-    """Sentence claims of ``answer``; ``question`` is prepended to short claims (see
-    :func:`guardrail.align.claims.claim_text`), to every claim with ``always``."""
+    """Sentence claims of ``answer``, each without a leading hedge (:func:`_strip_hedge`);
+    ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
+    to every claim with ``always``."""
     spans = split_sentences(answer)
     out = []
     for k, (s, e) in enumerate(spans):
         text = answer[s:e]
         if k and _PRONOUN_START.match(text):
             text = answer[spans[k - 1][0]:e]
-        out.append(_Unit(s, e, claim_text(detokenize(text), question, always=always)))
+        out.append(_Unit(s, e, claim_text(detokenize(_strip_hedge(text)), question, always=always), text))
     return out
 
 
@@ -96,22 +98,47 @@ _FUNCTION_WORDS = frozenset(
     .split())
 
 
-#: Words that make a claim a non-answer ("I don't know.", "Sorry, I'm not sure.") when every
-#: other word is a function word or in :data:`_FILLER_WORDS`.
+#: Words that make a sentence decline to answer ("I don't know.", "Sorry, I'm not sure.").
 _NON_ANSWER_WORDS = frozenset(
-    "know knows known sure unsure sorry answer idea information info tell say help certain uncertain "
-    "unknown unclear maybe perhaps think guess afraid unable".split()
+    "know knows sure unsure sorry idea certain uncertain afraid unable cannot".split()
 )
-_FILLER_WORDS = frozenset("cannot don doesn didn isn wasn t s m ll ve re d okay ok hmm well thanks thank please "
-                          "able find found".split())
+#: The only other words a declining sentence may hold. Deliberately narrow: a sentence with
+#: any other word ("No, I don't think he was the first.") may state something and is scored.
+_DECLINE_WORDS = frozenset(
+    "i i'm m am me my not no don t do does didn s re ve ll d can could really quite entirely completely "
+    "totally exactly honestly so that this the a an to about of on it answer question information info "
+    "enough have tell say help you with unfortunately sorry but well hmm ok okay oh thanks thank please "
+    "at moment right now anything any".split()
+)
+#: A hedge in front of a claim ("I'm not sure, but I think ...", "Maybe ..."): removed from the
+#: text the verifier reads, so a hedge never softens a wrong claim.
+_HEDGE = re.compile(
+    r"^(?:(?:no|well|hmm|honestly|sorry)\s*,\s*"
+    r"|(?:i'?m|i am) not (?:entirely |completely |totally |really |100% )?(?:sure|certain)"
+    r"(?: about this| about that)?\s*[,;:.-]?\s*(?:but\s*,?\s*)?"
+    r"|i (?:think|believe|guess|suppose|reckon)(?: that)?\s*,?\s*"
+    r"|(?:maybe|perhaps|probably|possibly)\s*,?\s*"
+    r"|if i (?:remember|recall) (?:correctly|right)\s*,?\s*"
+    r"|as far as i (?:know|remember)\s*,?\s*"
+    r"|to (?:the best of )?my knowledge\s*,?\s*)+",
+    re.I,
+)
+
+
+def _strip_hedge(text: str) -> str:
+    """``text`` without a leading hedge (:data:`_HEDGE`); unchanged when nothing is left."""
+    rest = _HEDGE.sub("", text.replace("\u2019", "'"), count=1)
+    return rest if _WORD.search(rest.lower()) else text
 
 
 def _non_answer(claim: str) -> bool:
-    """True for a claim that only declines to answer ("I don't know.", "Sorry, I'm not sure.").
-    A bare "Yes." or "No." is not one: it is left to the verifier."""
+    """True for a sentence that only declines to answer ("I don't know.", "Sorry, I'm not
+    sure.", "I cannot answer that."): a word of :data:`_NON_ANSWER_WORDS` and nothing but
+    :data:`_DECLINE_WORDS` besides. A bare "Yes." or "No." is not one (left to the
+    verifier), nor is a hedged statement ("No, I don't think he was the first.")."""
     words = _WORD.findall(claim.lower())
     return any(w in _NON_ANSWER_WORDS for w in words) and all(
-        w in _FUNCTION_WORDS or w in _NON_ANSWER_WORDS or w in _FILLER_WORDS for w in words)
+        w in _DECLINE_WORDS or w in _NON_ANSWER_WORDS for w in words)
 
 
 def _checkable(claim: str, evidence: str) -> bool:
@@ -125,10 +152,11 @@ def _checkable(claim: str, evidence: str) -> bool:
 def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
     """Apply the nothing-to-check rules to the verifier's ``p`` (one per unit).
 
-    Gibberish claims get 0 (flagged). Non-answer claims get 0 when every claim of the
-    answer is one (the answer declines to answer: flagged, never passed), else they are
-    left out of the answer's score (1: "I'm not sure, but ..." before a checked sentence)."""
-    facts = np.array([not _non_answer(u.claim) for u in units], dtype=bool)
+    Gibberish claims get 0 (flagged). Sentences that only decline (:func:`_non_answer`) get 0
+    when every sentence of the answer declines (the answer declines as a whole: flagged,
+    never passed), else they are left out of the answer's score ("I'm not sure. Apple was
+    founded in 1976."). A sentence that states anything, hedged or not, is always scored."""
+    facts = np.array([not _non_answer(u.text or u.claim) for u in units], dtype=bool)
     sane = np.array([_checkable(u.claim, e.text) for u, e in zip(units, evs)], dtype=bool)
     p = np.where(facts, p, 1.0 if facts.any() else 0.0)
     return np.where(sane, p, 0.0)

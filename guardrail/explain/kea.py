@@ -291,7 +291,8 @@ class KEAExplainer(Explainer):
         names = ", ".join(f"'{f.text}'" for f in out[:5]) + (" ..." if len(out) > 5 else "")
         summary = f"{len(out)} answer node(s) not supported by the context: {names}."
         if pairs:
-            summary += f" {len(pairs)} claim(s) contradict the context."
+            n = _sentences_of(item.answer, [p.claim for p in pairs])
+            summary += f" {n} answer sentence{'s' if n != 1 else ''} contradict{'' if n != 1 else 's'} the context."
         return Explanation(summary=summary, sentences=tuple(f.reason for f in out),
                            contradictions=tuple(pairs), edits=tuple(edits)), out
 
@@ -350,3 +351,17 @@ def _claim_sentence(answer: str, f: FlaggedNode) -> str:
         if s <= f.span.start < e:
             return answer[s:e]
     return f.text
+
+
+def _sentences_of(answer: str, triples: Sequence[Triple]) -> int:
+    """How many answer sentences hold at least one of ``triples`` (one sentence may hold
+    several contradicted triples: "founded in 1999 by Bill Gates" is one sentence)."""
+    from guardrail.text.sentences import split_sentences
+
+    spans = split_sentences(answer)
+    hit: set[int] = set()
+    for t in triples:
+        span = t.span or t.subject.span
+        pos = span.start if span is not None else -1
+        hit.add(next((k for k, (s, e) in enumerate(spans) if s <= pos < e), -1))
+    return max(1, len(hit))

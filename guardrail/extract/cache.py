@@ -17,10 +17,15 @@ from guardrail.extract.base import Extractor
 from guardrail.validate import _context_size
 from guardrail.types import KnowledgeGraph
 
-__all__ = ["PREFETCH_WINDOW_CHARS", "PassageCache", "cache_key", "check_fields", "windows"]
+__all__ = ["PREFETCH_WINDOW_CHARS", "CACHE_MAX_CHARS", "PassageCache", "cache_key", "check_fields", "windows"]
 
 #: ``check_many`` parses the new passages of about this many context characters at once.
 PREFETCH_WINDOW_CHARS = 200_000
+#: Default bound of the passage characters whose graphs the cache keeps. A passage graph
+#: takes 75 (Python heap) to 125 (RSS) bytes per passage character, so this is 150 to 250 MB;
+#: the count bound alone (1,024 graphs) let RSS grow by about 0.75 MB per distinct
+#: 6,000-character passage, 750 MB at 1,024 of them.
+CACHE_MAX_CHARS = 2_000_000
 
 
 def cache_key(text: str) -> str:
@@ -66,12 +71,21 @@ class PassageCache:
     lock : threading.RLock
         Held while the cache is read or written and while passages are parsed (one spaCy
         pipeline serves every thread).
+    max_chars : int
+        Most passage characters whose graphs are kept (a graph's memory grows with its
+        passage's length); the least recently used graphs go first, and a passage longer
+        than this is parsed but not kept.
     """
 
-    def __init__(self, size: int, lock: threading.RLock) -> None:
+    def __init__(self, size: int, lock: threading.RLock, max_chars: int = CACHE_MAX_CHARS) -> None:
+        if max_chars < 0:
+            raise InvalidInputError(f"max_chars must be >= 0, got {max_chars!r}")
         self.size = size
+        self.max_chars = max_chars
         self._lock = lock
         self._data: OrderedDict[str, KnowledgeGraph] = OrderedDict()
+        self._chars: dict[str, int] = {}
+        self.chars = 0  #: passage characters of the graphs kept now
 
     def __contains__(self, key: object) -> bool:
         return key in self._data
@@ -83,6 +97,8 @@ class PassageCache:
         """Drop every cached graph."""
         with self._lock:
             self._data.clear()
+            self._chars.clear()
+            self.chars = 0
 
     def graphs(self, texts: Sequence[str], extractor: Extractor) -> list[KnowledgeGraph]:
         """Graphs of ``texts`` (source 0): cached ones reused, the rest parsed in one batch."""
@@ -98,7 +114,7 @@ class PassageCache:
             if missing:
                 parsed = extractor.extract_many(list(missing.values()), [0] * len(missing))
                 found.update(zip(missing, parsed))
-                self._put(zip(missing, parsed))
+                self._put(zip(missing, parsed), [len(t) for t in missing.values()])
         return [found[k] for k in keys]
 
     def prefetch(self, texts: Iterable[str], extractor: Extractor) -> None:
@@ -109,13 +125,18 @@ class PassageCache:
         with self._lock:
             keys = [k for k in todo if k not in self._data][: self.size]
             if keys:
-                self._put(zip(keys, extractor.extract_many([todo[k] for k in keys], [0] * len(keys))))
+                self._put(zip(keys, extractor.extract_many([todo[k] for k in keys], [0] * len(keys))),
+                          [len(todo[k]) for k in keys])
 
-    def _put(self, pairs: Iterable[tuple[str, KnowledgeGraph]]) -> None:
+    def _put(self, pairs: Iterable[tuple[str, KnowledgeGraph]], lengths: Sequence[int]) -> None:
         if not self.size:
             return
-        for k, g in pairs:
-            self._data[k] = g
+        for (k, g), n in zip(pairs, lengths):
+            if n > self.max_chars:
+                continue
+            self.chars += n - self._chars.get(k, 0)
+            self._data[k], self._chars[k] = g, n
             self._data.move_to_end(k)
-        while len(self._data) > self.size:
-            self._data.popitem(last=False)
+        while self._data and (len(self._data) > self.size or self.chars > self.max_chars):
+            k, _ = self._data.popitem(last=False)
+            self.chars -= self._chars.pop(k)

@@ -157,6 +157,7 @@ class JsonlSink(LogSink):
 
         A damaged line (partial, not UTF-8, not a record) is skipped and reported in
         :attr:`LogRecords.damaged` with its line number; ``strict=True`` raises instead.
+        A UTF-8 byte-order mark at the start of the file is ignored.
         """
         if not self.path.exists():
             return LogRecords()
@@ -169,6 +170,8 @@ class JsonlSink(LogSink):
                     fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
         except OSError as exc:
             raise LogSinkError(f"cannot read {str(self.path)!r}: {exc}") from exc
+        if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark (a file saved by an editor)
+            raw = raw[3:]
         lines = raw.split(b"\n")
         return parse_records(((f"{self.path}:{i}", line.decode("utf-8", errors="replace"))
                            for i, line in enumerate(lines, 1) if line.strip()), strict)
@@ -315,8 +318,8 @@ def open_sink(path: str | Path | LogSink, **kwargs: Any) -> LogSink:
 
     Raises
     ------
-    ValueError
-        Any other suffix (the message names the path).
+    InvalidInputError
+        Any other suffix (the message names the path; a ``ValueError``).
     """
     if isinstance(path, LogSink):
         return path

@@ -373,7 +373,8 @@ def _hostile_log(path: Path) -> None:
 def test_log_commands_escape_markup_and_control_characters(tmp_path, command):
     log = tmp_path / "flagged.jsonl"
     _hostile_log(log)
-    res = runner.invoke(cli.app, ["log", command, str(log)], env={"COLUMNS": "250"})
+    extra = ["--details"] if command == "show" else []
+    res = runner.invoke(cli.app, ["log", command, str(log), *extra], env={"COLUMNS": "250"})
     assert res.exit_code == 0, res.output
     assert "\x1b" not in res.stdout and "\x07" not in res.stdout
     assert "[link=https://evil.example]click[/link]" in res.stdout.replace("\n", "")  # shown, not a link
