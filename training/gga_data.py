@@ -29,15 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from guardrail.datasets import claims_split, load_claims, load_dev  # noqa: E402
 from guardrail.kg_guard.paths import parse_kg_paths  # noqa: E402
-from guardrail.models.gga_graph import (  # noqa: E402
-    TripleT, match_entities, normalize, shortest_path_triples, strip_ans,
-)
+from guardrail.models.gga_graph import MAX_TRIPLES, TripleT, normalize, prune, strip_ans  # noqa: E402
 
-__all__ = ["MAX_TRIPLES", "build_items", "prune", "squad_em", "squad_f1", "label",
+__all__ = ["MAX_TRIPLES", "build_items", "squad_em", "squad_f1", "label",
            "extract_triples"]
 
-#: Triples per subgraph (the paper's K for MetaQA-1hop).
-MAX_TRIPLES = 20
 #: Token-F1 at or above which an answer counts as truthful (with exact match).
 F1_TRUTHFUL = 0.5
 
@@ -64,39 +60,21 @@ def label(output: str, golds: list[str]) -> int:
     return 0 if ok else 1
 
 
-def prune(triples: list[TripleT], question: str, golds: list[str],
-          k: int = MAX_TRIPLES) -> list[TripleT]:
-    """The paper's pruning (Appendix A.1): path triples, then best-connected others, ``<= k``."""
-    triples = list(dict.fromkeys(t for t in triples if all(p.strip() for p in t)))
-    path: set[int] = set()
-    for g in golds:
-        idx, found = shortest_path_triples(triples, question, f"ans: {g}")
-        if found:
-            path |= idx
-    nodes = {normalize(x) for t in triples for x in (t[0], t[2])}
-    q_ents = match_entities(list(nodes), question)
-    a_ents = set().union(*(match_entities(list(nodes), g, contained=True) for g in golds))
-    p_ents = {normalize(triples[i][x]) for i in path for x in (0, 2)}
-
-    def score(i: int) -> int:
-        ends = {normalize(triples[i][0]), normalize(triples[i][2])}
-        return 3 * bool(ends & p_ents) + 2 * bool(ends & q_ents) + 2 * bool(ends & a_ents)
-
-    rest = sorted((i for i in range(len(triples)) if i not in path), key=lambda i: (-score(i), i))
-    keep = sorted(list(path)[:k] + rest[:max(0, k - len(path))])
-    return [triples[i] for i in keep]
-
-
 def extract_triples(nlp_extractor: Any, text: str) -> list[TripleT]:
     """Triples of ``text`` by the spaCy extractor, as (head text, relation, tail text)."""
     g = nlp_extractor.extract(text, source=0)
     return [(t.subject.text, t.relation, t.object.text) for t in g.triples]
 
 
-def _split(group: str, held_out: bool, seed: int) -> str:
+def split_for(group: str, held_out: bool, seed: int = 0) -> str:
+    """``"test"`` for held-out records, else ``"val"`` for a 20 % hash share, else ``"train"``.
+
+    The hash is salted with ``"gga"`` so it is independent of ``dev_split``'s own hash
+    (same seed and group), which decided which records are held out in the first place.
+    """
     if held_out:
         return "test"
-    h = int.from_bytes(hashlib.sha256(f"{seed}\x00{group}".encode()).digest()[:8], "big")
+    h = int.from_bytes(hashlib.sha256(f"gga\x00{seed}\x00{group}".encode()).digest()[:8], "big")
     return "val" if h / 2.0**64 < 0.2 else "train"
 
 
@@ -109,7 +87,7 @@ def _qa(extractor: Any, n: int, seed: int) -> list[dict[str, Any]]:
             triples = extract_triples(extractor, r["context"])
             out.append({"id": r["group"], "source": "halueval_qa", "question": r["question"],
                         "golds": [r["answer"]], "triples": triples,
-                        "split": _split(r["group"], split == "val", seed)})
+                        "split": split_for(r["group"], split == "val", seed)})
     return out
 
 
@@ -133,7 +111,7 @@ def _dialogue(n: int, seed: int) -> list[dict[str, Any]]:
                         "assistant's next reply mention?")
             out.append({"id": r["group"], "source": "halueval_dialogue", "question": question,
                         "golds": golds, "triples": triples,
-                        "split": _split(r["group"], split == "val", seed)})
+                        "split": split_for(r["group"], split == "val", seed)})
             kept += 1
     return out
 
@@ -150,7 +128,7 @@ def _claims(extractor: Any, n: int, seed: int) -> list[dict[str, Any]]:
         triples = [t for p in c["passages"] for t in extract_triples(extractor, p)]
         out.append({"id": c["id"], "source": "claims", "question": c["question"],
                     "golds": golds, "triples": triples,
-                    "split": _split(c["id"], claims_split(c["id"]) == "dev", seed)})
+                    "split": split_for(c["id"], claims_split(c["id"]) == "dev", seed)})
         if len(out) >= n:
             break
     return out

@@ -23,6 +23,8 @@ __all__ = [
     "match_entities",
     "shortest_path_triples",
     "strip_ans",
+    "MAX_TRIPLES",
+    "prune",
 ]
 
 #: A triple as three strings: (head, relation, tail).
@@ -39,6 +41,8 @@ _ANS = re.compile(r"^\s*ans\s*:\s*", re.IGNORECASE)
 _STOP = frozenset("a an the it its he she they them his her their this that these those "
                   "who what which when where why how is are was were be i you we".split())
 _MAX_PATHS = 64
+#: Triples per subgraph (the paper's K for MetaQA-1hop).
+MAX_TRIPLES = 20
 
 
 @dataclass(frozen=True)
@@ -185,3 +189,45 @@ def shortest_path_triples(triples: Sequence[TripleT], question: str, answer: str
     ends = a or q
     return {k for k, (h, _, t) in enumerate(triples)
             if normalize(h) in ends or normalize(t) in ends}, False
+
+
+def prune(triples: list[TripleT], question: str, golds: list[str],
+          k: int = MAX_TRIPLES) -> list[TripleT]:
+    """The paper's pruning (Appendix A.1): path triples, then the best-connected others.
+
+    Parameters
+    ----------
+    triples : list of (str, str, str)
+        The retrieved subgraph (duplicates and empty parts are dropped).
+    question : str
+        The question.
+    golds : list of str
+        Answer texts whose entities end the paths (the gold answers when building data,
+        the answer under test at check time).
+    k : int
+        At most this many triples are kept (the paper: 20).
+
+    Returns
+    -------
+    list of (str, str, str)
+        Every shortest-path triple, then others by connectivity score (3 for touching a
+        path entity, 2 a question entity, 2 an answer entity), in the input order.
+    """
+    triples = list(dict.fromkeys(t for t in triples if all(p.strip() for p in t)))
+    path: set[int] = set()
+    for g in golds:
+        idx, found = shortest_path_triples(triples, question, f"ans: {g}")
+        if found:
+            path |= idx
+    nodes = {normalize(x) for t in triples for x in (t[0], t[2])}
+    q_ents = match_entities(list(nodes), question)
+    a_ents = set().union(*(match_entities(list(nodes), g, contained=True) for g in golds))
+    p_ents = {normalize(triples[i][x]) for i in path for x in (0, 2)}
+
+    def score(i: int) -> int:
+        ends = {normalize(triples[i][0]), normalize(triples[i][2])}
+        return 3 * bool(ends & p_ents) + 2 * bool(ends & q_ents) + 2 * bool(ends & a_ents)
+
+    rest = sorted((i for i in range(len(triples)) if i not in path), key=lambda i: (-score(i), i))
+    keep = sorted(sorted(path)[:k] + rest[:max(0, k - len(path))])
+    return [triples[i] for i in keep]

@@ -112,7 +112,7 @@ def load_local_model(threads: int | None = 1) -> tuple[Any, Any]:
         torch.set_num_threads(threads)
     path = local_model_file()
     tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
-    model = AutoModelForCausalLM.from_pretrained(
+    model: Any = AutoModelForCausalLM.from_pretrained(
         str(path.parent), gguf_file=path.name, attn_implementation="eager", dtype=torch.float32)
     model.eval()
     return model, tok
