@@ -15,6 +15,7 @@ AUC with a bootstrap 95 % interval, class-1 F1, macro F1, and time per answer.
 
 Usage::
 
+    python benchmarks/gga.py            # the shipped rows, benchmarks/data/gga_items_qwen05b.jsonl
     python benchmarks/gga.py --items ~/.cache/kg-guardrail/gga/items_qwen05b.jsonl
 """
 
@@ -43,7 +44,8 @@ from guardrail.models.gga_features import SURFACE_CUES  # noqa: E402
 from guardrail.models.gga_graph import linearise, strip_ans  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
-DEFAULT_ITEMS = Path.home() / ".cache" / "kg-guardrail" / "gga" / "items_qwen05b.jsonl"
+#: The generated answers behind the shipped results (HaluEval text MIT, claims data CC BY 4.0).
+DEFAULT_ITEMS = ROOT / "benchmarks" / "data" / "gga_items_qwen05b.jsonl"
 ABLATIONS = {"GGA-Core (PRD + SAS)": ("prd", "sas"), "SAS-only": ("sas",),
              "PRD-only": ("prd",), "Surface cues only": SURFACE_CUES}
 
@@ -83,11 +85,12 @@ def _verifier(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, float
     return np.asarray(scores), np.asarray(flagged), float(np.median(secs))
 
 
-def run(rows: list[dict[str, Any]], seed: int, with_verifier: bool) -> dict[str, Any]:
+def run(rows: list[dict[str, Any]], seed: int, with_verifier: bool,
+        weights: Path | None = None) -> dict[str, Any]:
     """All methods on the test rows; returns the results dict."""
     parts = {s: [r for r in rows if r["split"] == s] for s in ("train", "val", "test")}
     xte, yte = matrix(parts["test"])
-    bundle = load_classifier()
+    bundle = load_classifier(weights) if weights else load_classifier()
     t0 = time.perf_counter()
     p_full = bundle["model"].predict_proba(xte)[:, 1]
     clf_ms = (time.perf_counter() - t0) / max(len(xte), 1) * 1000
@@ -116,7 +119,7 @@ def run(rows: list[dict[str, Any]], seed: int, with_verifier: bool) -> dict[str,
     return {"methods": out, "timing": timing, "n": {s: len(v) for s, v in parts.items()},
             "hallucination_rate": {s: float(np.mean([r["label"] for r in v])) for s, v in parts.items() if v},
             "test_by_source": _by_source(parts["test"], p_full),
-            "features": list(FEATURES), "model": bundle.get("model_name", bundle.get("model_desc"))}
+            "features": list(FEATURES), "generator": bundle.get("generator")}
 
 
 def _f1(y: np.ndarray, pred: np.ndarray, average: str = "binary") -> float:
@@ -168,11 +171,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--items", type=Path, default=DEFAULT_ITEMS)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-verifier", action="store_true")
+    ap.add_argument("--weights", type=Path, default=None, help="classifier bundle (default: shipped)")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
     args = ap.parse_args(argv)
-    res = run(load_rows(args.items), args.seed, not args.no_verifier)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "gga.json").write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
-    (RESULTS / "gga.md").write_text(_markdown(res), encoding="utf-8")
+    res = run(load_rows(args.items), args.seed, not args.no_verifier, args.weights)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "gga.json").write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
+    (args.out / "gga.md").write_text(_markdown(res), encoding="utf-8")
     print(_markdown(res))
 
 
