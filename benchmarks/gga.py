@@ -46,6 +46,23 @@ from guardrail.models.gga_graph import linearise, strip_ans  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results"
 #: The generated answers behind the shipped results (HaluEval text MIT, claims data CC BY 4.0).
 DEFAULT_ITEMS = ROOT / "benchmarks" / "data" / "gga_items_qwen05b.jsonl"
+NOTES = """Notes:
+
+- Small sample: the answers were generated on a 2-core machine shared with other jobs (load
+  average 10-19 for most of the run), so the run was cut at 113 answers (the paper: 37.5k training
+  examples). With 32 test answers every AUC interval spans 0.5: no method is distinguishable from
+  chance here, GGA-Full included. The paper reports GGA-Full AUC 0.83-0.85 on 7B models.
+- Ablations, perplexity and GGA-Full use the same train rows and val-chosen (macro-F1) thresholds;
+  the verifier uses the guard's own threshold.
+- Times are medians under that contention; uncontended, the teacher-forced pass plus the triple
+  embeddings took 1.5-3 s per answer for the 0.5B model on one thread.
+- Hallucinated answers have slightly *higher* mean SAS (0.43) than truthful ones (0.39) in these
+  rows, the opposite of the paper's finding (not significant at this size; one guess: long wrong
+  outputs repeat triple words).
+- PRD here is negative (mean -0.66): with N = every other prompt token (the chat template, the
+  instruction, the attention-sink first token) m_N dominates. The paper's positive PRD (median
+  0.727) suggests a narrower N; `complement="subgraph"` restricts N to the other subgraph tokens
+  (not benchmarked here)."""
 ABLATIONS = {"GGA-Core (PRD + SAS)": ("prd", "sas"), "SAS-only": ("sas",),
              "PRD-only": ("prd",), "Surface cues only": SURFACE_CUES}
 
@@ -161,7 +178,7 @@ def _markdown(res: dict[str, Any]) -> str:
               f"{t['gga_features_s_median']:.2f} s (teacher-forced pass + triple embeddings) + "
               f"classifier {t['gga_classifier_ms']:.3f} ms; generation {t['generation_s_median']:.2f} s"
               + (f"; verifier {t['verifier_s_median']:.2f} s" if "verifier_s_median" in t else "") + ".",
-              ""]
+              "", NOTES, ""]
     return "\n".join(lines)
 
 

@@ -208,6 +208,12 @@ def test_weights_checksum_is_enforced(tmp_path: Path) -> None:
         load_classifier(w)
 
 
+def test_shipped_weights_load_and_score() -> None:
+    bundle = load_classifier()              # guardrail/models/gga/gga_qwen05b.pkl, checksum checked
+    p = bundle["model"].predict_proba(np.zeros((1, len(FEATURES))))[0, 1]
+    assert 0.0 <= p <= 1.0 and 0.0 < bundle["threshold"] < 1.0
+
+
 @pytest.mark.slow
 def test_real_qwen_05b_through_guard() -> None:
     from guardrail.models.gga_local import GGUF_NAME, cache_dir, load_local_model, parts_installed
