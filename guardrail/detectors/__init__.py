@@ -13,6 +13,7 @@ grounding          :class:`~.grounding.GroundingDetector`           HalluGraph (
 relation           the same, ``alpha=0``                            HalluGraph (004): RP
 entity             :class:`~.entity.EntityGroundingDetector`        HalluGraph (004): EG
 kg_guard           :class:`~.kg_guard.KGGuardDetector`              KG-Guard (001)
+gga                :class:`~.gga.GGADetector` (white-box)           GGA (003): PRD, SAS
 lexical*           :class:`~.support.LexicalSupportDetector`        baselines
 sentence           :class:`~.support.SentenceSupportDetector`       baseline
 novelty*           :class:`~.novelty.NoveltyDetector`               baselines (reward copying)
@@ -52,6 +53,7 @@ REGISTRY: dict[str, DetectorSpec] = {
     "relation": _row("guardrail.detectors.grounding:GroundingDetector", alpha=0.0),
     "entity": _row("guardrail.detectors.entity:EntityGroundingDetector"),
     "kg_guard": _row("guardrail.detectors.kg_guard:KGGuardDetector"),
+    "gga": _row("guardrail.detectors.gga:GGADetector"),
     "lexical": _row(_LEX),
     "lexical_worst": _row(_LEX, reduce="worst_sentence"),
     "lexical_ctx": _row(_LEX, use_question=False),

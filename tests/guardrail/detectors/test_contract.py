@@ -18,7 +18,10 @@ from guardrail.testing import FakeEncoder
 from guardrail.types import KnowledgeGraph
 
 _MODEL_ROWS = {"verifier", "kg_guard"}
-ROWS = [pytest.param(n, marks=pytest.mark.slow) if n in _MODEL_ROWS else n for n in sorted(REGISTRY)]
+#: White-box rows need the user's own generator model: they must refuse to build without one.
+_USER_MODEL_ROWS = {"gga"}
+ROWS = [pytest.param(n, marks=pytest.mark.slow) if n in _MODEL_ROWS else n
+        for n in sorted(REGISTRY) if n not in _USER_MODEL_ROWS]
 
 
 def _item(claim: KnowledgeGraph) -> AlignmentInput:
@@ -64,6 +67,14 @@ def test_empty_claim_graph(name):
     det = build_detector(name)
     out = det.detect(_item(KnowledgeGraph(texts=("Apple.",))))
     assert 0.0 <= out.score <= 1.0 and out.node_support == ()
+
+
+@pytest.mark.parametrize("name", sorted(_USER_MODEL_ROWS))
+def test_white_box_rows_refuse_to_build_without_a_model(name):
+    from guardrail.errors import DetectorError
+
+    with pytest.raises((DetectorError, ConfigError), match="model"):
+        build_detector(name)
 
 
 def test_unknown_name_lists_the_registry():
