@@ -11,6 +11,7 @@ comes with flagged answer nodes, their character spans and a contrastive explana
 
 from guardrail.config import GuardConfig, load_config, save_config, shipped_configs
 from guardrail.errors import (
+    BatchError,
     ConfigError,
     DetectorError,
     ExtractionError,
@@ -62,5 +63,6 @@ __all__ = [
     "LLMError",
     "RefinementError",
     "HallucinationError",
+    "BatchError",
     "__version__",
 ]

@@ -14,6 +14,7 @@ Bad arguments also derive from :class:`ValueError`, so generic callers that catc
     ├── LLMError                           an LLM endpoint failed after retries
     │   └── RefinementError                the refinement loop got no new answer
     ├── LogSinkError                       a flagged-answer log could not write or read
+    ├── BatchError                         an item of ``check_many`` failed; earlier results travel with it
     └── HallucinationError                 the ``raise`` policy: the answer was flagged
 
 Foreign errors are mapped once per layer, with ``raise ... from exc``: the detectors
