@@ -1,5 +1,6 @@
 # kg-guardrail: two commands for a fresh machine, `make demo` and `make test`.
-# torch 2.13.0 is installed first so that pip takes the CPU build and does not pull CUDA wheels.
+# torch 2.13.0 is installed first so that pip takes the CPU build and does not pull CUDA wheels
+# (inference needs no torch: `pip install .` alone installs the torch-free runtime).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -13,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,kg-guard,report,dev]'
+	$(BIN)/python -m pip install -q -e '.[langchain,llama-index,openai,kg-guard,report,dev,train]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -61,6 +61,10 @@ class Guard:
         Where flagged answers are written (``.jsonl`` or ``.sqlite``/``.db`` paths).
     context_cache_size : int
         Number of passage graphs kept, so the same retrieved passage is parsed once.
+    threads : int or None
+        Intra-op threads of the ONNX models, for the whole process (the models are
+        shared); ``None`` keeps ``KG_GUARDRAIL_THREADS`` or the default ``min(2, cores)``
+        (see :mod:`guardrail.models.runtime`).
 
     Examples
     --------
@@ -83,9 +87,14 @@ class Guard:
         explainer: Explainer | None = None,
         log: Any = None,
         context_cache_size: int = 1024,
+        threads: int | None = None,
     ) -> None:
         if context_cache_size < 0:
             raise InvalidInputError(f"context_cache_size must be >= 0, got {context_cache_size!r}")
+        if threads is not None:
+            from guardrail.models.runtime import set_threads
+
+            set_threads(threads)
         if isinstance(config, GuardConfig):
             self._configs = {config.name: config}
         elif config == "auto":
@@ -153,8 +162,10 @@ class Guard:
             return self._detectors[config.name]
 
     def warm_up(self) -> "Guard":
-        """Load the models now (spaCy, MiniLM, the claim verifier) instead of on the first
-        check, by checking one tiny answer (not logged)."""
+        """Load the models now (spaCy, the MiniLM encoder, the claim verifier: about 1 s)
+        instead of on the first check, by checking one tiny answer (not logged).
+
+        Call it once at service start-up, before the first request; returns ``self``."""
         self.extractor.extract("Warm up the parser.")
         self.encoder.encode(["warm up"])
         self.check("The guard was warmed up in 2026.", ["The guard was warmed up in 2026 by its owner."],
@@ -385,6 +396,7 @@ class Guard:
         out: list[GuardResult] = []
         for window in windows(rows):
             self._prefetch([r.get("contexts", r.get("context")) for r in window])
+            self._prefetch_claims(window)
             out.extend(self.check(r["answer"], r.get("contexts", r.get("context", [])),
                                   r.get("question"), id=r.get("id")) for r in window)
         return out
@@ -405,6 +417,23 @@ class Guard:
                 continue
             texts.extend(clean_text(c) for c in ctx if isinstance(c, str) and c.strip())
         self._cache.prefetch(texts, self.extractor)
+
+    def _prefetch_claims(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Score the sentence claims of all ``rows`` in one verifier batch (detectors with a
+        ``prefetch`` method); each check then reads its scores from the verifier's cache."""
+        dets = [d for d in self.detectors_for(self.config) if hasattr(d, "prefetch")]
+        if not dets:
+            return
+        limits, todo = self._limits(), []
+        for r in rows:
+            ctx = r.get("contexts", r.get("context", []))
+            if size_reason(r["answer"], ctx, **limits) or split_context_input(ctx)[1] is not None:
+                continue
+            v = validate_input(r["answer"], split_context_input(ctx)[0], r.get("question"), **limits)
+            if not v.abstain_reason:
+                todo.append((v.answer, v.contexts, v.question))
+        for d in dets:
+            d.prefetch(todo)
 
     async def acheck(
         self, answer: str, contexts: ContextInput, question: str | None = None,
