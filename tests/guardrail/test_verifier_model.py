@@ -42,10 +42,11 @@ def test_shipped_files_match_their_hash_and_size_limit(model_dir, files):
     for name in files:
         assert hashlib.sha256((model_dir / name).read_bytes()).hexdigest() == sums[name], name
         assert (model_dir / name).stat().st_size <= 50 * 1024 * 1024
+    assert (MODEL_DIR / "model.onnx").stat().st_size <= 25 * 1024 * 1024  # the weights are not stored twice
     assert (model_dir / "MODEL_CARD.md").is_file()
 
 
-@pytest.mark.parametrize("name", ["model.onnx", "tokenizer.json"])
+@pytest.mark.parametrize("name", ["model.onnx", "tokenizer.json", "model.safetensors"])
 def test_corrupted_files_raise_detector_error(tmp_path, name):
     for f in MODEL_DIR.iterdir():
         shutil.copy(f, tmp_path / f.name)
