@@ -48,6 +48,7 @@ class TorchClaimVerifier(ClaimVerifier):
     def _open(self, path: Path) -> Any:
         torch = require("torch", extra="train")
         transformers = require("transformers", extra="train")
+        transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar on stderr
         model = transformers.AutoModelForSequenceClassification.from_pretrained(
             str(path.parent), dtype=torch.float32)
         return model.eval()

@@ -84,3 +84,16 @@ def test_pair_windows_fit_the_budget_and_cover_the_claim(n_ev, n_cl):
     else:
         assert all(len(wc) <= CLAIM_WINDOW for _, wc in wins)
         assert all(len(we) >= min(n_ev, EVIDENCE_FLOOR) for we, _ in wins)
+
+
+def test_guard_threads_parameter_sets_the_process_setting(monkeypatch):
+    from guardrail import Guard
+
+    monkeypatch.delenv(runtime.THREADS_ENV, raising=False)
+    try:
+        Guard(threads=1)
+        assert runtime.threads() == 1
+        with pytest.raises(InvalidInputError):
+            Guard(threads=0)
+    finally:
+        runtime.set_threads(None)
