@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 OFFLINE := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 PYTEST_ARGS ?=
 
-.PHONY: install demo test test-fast lint bench clean
+.PHONY: install demo test test-fast lint bench export-onnx clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,12 @@ lint: install
 bench: install
 	$(OFFLINE) $(BIN)/python benchmarks/quality.py
 	$(OFFLINE) $(BIN)/python benchmarks/latency.py
+	$(OFFLINE) $(BIN)/python benchmarks/onnx_agreement.py
 	$(OFFLINE) $(BIN)/python benchmarks/langchain_overhead.py
+
+# after new verifier weights (and training/write_card.py): re-export model.onnx, rewrite SHA256
+export-onnx: install
+	$(OFFLINE) $(BIN)/python training/export_onnx.py --only verifier
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache build *.egg-info
