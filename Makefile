@@ -1,5 +1,6 @@
 # kg-guardrail: two commands for a fresh machine, `make demo` and `make test`.
-# torch 2.13.0 is installed first so that pip takes the CPU build and does not pull CUDA wheels.
+# torch 2.13.0 is installed first so that pip takes the CPU build and does not pull CUDA wheels
+# (inference needs no torch: `pip install .` alone installs the torch-free runtime).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -7,7 +8,7 @@ STAMP  := $(VENV)/.installed
 OFFLINE := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 PYTEST_ARGS ?=
 
-.PHONY: install demo test test-fast lint wheels bench clean
+.PHONY: install demo test test-fast lint wheels bench export-onnx clean
 
 ADAPTERS := integrations/langchain integrations/llama_index
 
@@ -15,7 +16,7 @@ $(STAMP): pyproject.toml integrations/langchain/pyproject.toml integrations/llam
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[openai,kg-guard,report,gga,dev]' $(foreach a,$(ADAPTERS),-e $(a))
+	$(BIN)/python -m pip install -q -e '.[openai,kg-guard,report,gga,train,dev]' $(foreach a,$(ADAPTERS),-e $(a))
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -40,7 +41,12 @@ wheels: install
 bench: install
 	$(OFFLINE) $(BIN)/python benchmarks/quality.py
 	$(OFFLINE) $(BIN)/python benchmarks/latency.py
+	$(OFFLINE) $(BIN)/python benchmarks/onnx_agreement.py
 	$(OFFLINE) $(BIN)/python benchmarks/langchain_overhead.py
+
+# after new verifier weights (and training/write_card.py): re-export model.onnx, rewrite SHA256
+export-onnx: install
+	$(OFFLINE) $(BIN)/python training/export_onnx.py --only verifier
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache build *.egg-info

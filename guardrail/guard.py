@@ -64,6 +64,10 @@ class Guard:
     context_cache_chars : int
         Most passage characters whose graphs are kept (default 2,000,000, 150 to 250 MB of
         graphs): memory stays bounded however long the passages are.
+    threads : int or None
+        Intra-op threads of the ONNX models, for the whole process (the models are
+        shared); ``None`` keeps ``KG_GUARDRAIL_THREADS`` or the default ``min(2, cores)``
+        (see :mod:`guardrail.models.runtime`).
 
     Raises
     ------
@@ -96,10 +100,15 @@ class Guard:
         log: Any = None,
         context_cache_size: int = 1024,
         context_cache_chars: int = CACHE_MAX_CHARS,
+        threads: int | None = None,
     ) -> None:
         if context_cache_size < 0 or context_cache_chars < 0:
             raise InvalidInputError("context_cache_size and context_cache_chars must be >= 0, got "
                                     f"{context_cache_size!r}, {context_cache_chars!r}")
+        if threads is not None:
+            from guardrail.models.runtime import set_threads
+
+            set_threads(threads)
         if isinstance(config, GuardConfig):
             self._configs = {config.name: config}
         elif config == "auto":
@@ -169,8 +178,10 @@ class Guard:
             return self._detectors[config.name]
 
     def warm_up(self) -> "Guard":
-        """Load the models now (spaCy, MiniLM, the claim verifier) instead of on the first
-        check, by checking one tiny answer (not logged)."""
+        """Load the models now (spaCy, the MiniLM encoder, the claim verifier: about 1 s)
+        instead of on the first check, by checking one tiny answer (not logged).
+
+        Call it once at service start-up, before the first request; returns ``self``."""
         self.extractor.extract("Warm up the parser.")
         self.encoder.encode(["warm up"])
         self.check("The guard was warmed up in 2026.", ["The guard was warmed up in 2026 by its owner."],
@@ -407,6 +418,7 @@ class Guard:
         out: list[GuardResult] = []
         for window in windows(rows):
             self._prefetch([r.get("contexts", r.get("context")) for r in window])
+            self._prefetch_claims(window)
             for r in window:
                 try:
                     out.append(self.check(r["answer"], r.get("contexts", r.get("context", [])),
@@ -431,6 +443,23 @@ class Guard:
                 continue
             texts.extend(clean_text(c) for c in ctx if isinstance(c, str) and c.strip())
         self._cache.prefetch(texts, self.extractor)
+
+    def _prefetch_claims(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Score the sentence claims of all ``rows`` in one verifier batch (detectors with a
+        ``prefetch`` method); each check then reads its scores from the verifier's cache."""
+        dets = [d for d in self.detectors_for(self.config) if hasattr(d, "prefetch")]
+        if not dets:
+            return
+        limits, todo = self._limits(), []
+        for r in rows:
+            ctx = r.get("contexts", r.get("context", []))
+            if size_reason(r["answer"], ctx, **limits) or split_context_input(ctx)[1] is not None:
+                continue
+            v = validate_input(r["answer"], split_context_input(ctx)[0], r.get("question"), **limits)
+            if not v.abstain_reason:
+                todo.append((v.answer, v.contexts, v.question))
+        for d in dets:
+            d.prefetch(todo)
 
     async def acheck(
         self, answer: str, contexts: ContextInput, question: str | None = None,

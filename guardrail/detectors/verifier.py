@@ -24,6 +24,7 @@ Sansford et al., "GraphEval" / KEA Explain (seed 000): claim triples as units.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,6 +221,25 @@ class VerifierDetector(Detector):
 
             self._verifier = shared_verifier()
         return self._verifier
+
+    def prefetch(self, items: Sequence[tuple[str, Sequence[str], str | None]]) -> None:
+        """Score the sentence claims of many ``(answer, contexts, question)`` items in one
+        batch, so that :meth:`detect` on each finds its scores in the verifier's cache.
+
+        Items must be validated (cleaned) as :meth:`guardrail.Guard.check` validates them;
+        an item whose context has no sentence is skipped.
+        """
+        evidence: list[str] = []
+        claims: list[str] = []
+        for answer, contexts, question in items:
+            sents = [t for _, _, _, t in context_sentences(contexts)]
+            if not sents:
+                continue
+            for u in _units(answer, question if self.question_prefix else None, True):
+                evidence.append(select_evidence(u.claim, sents, max_words=self.max_evidence_words).text)
+                claims.append(u.claim)
+        if claims:
+            self.verifier.score(evidence, claims)
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the answer: ``1 - `` the support of its least supported sentence claim."""

