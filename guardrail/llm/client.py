@@ -15,12 +15,15 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from guardrail._optional import require
 from guardrail.llm.errors import LLMError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from guardrail.policy.refine import RefinementRequest
 
 __all__ = ["Message", "LLMClient", "parse_json_reply", "is_transient"]
 
@@ -160,6 +163,22 @@ class LLMClient:
     async def achat(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> str:
         """Async :meth:`chat` (runs it in a worker thread)."""
         return await asyncio.to_thread(self.chat, messages, max_tokens=max_tokens)
+
+    def reprompt(self, request: "RefinementRequest") -> str:
+        """A refinement re-prompt: ``fn(RefinementRequest) -> str`` for :func:`~guardrail.policy.refine.enforce`.
+
+        The reply is stripped; its length is capped at twice the previous answer's
+        words (at least 64 tokens, at most :attr:`max_tokens`), since a correction is
+        an edit of that answer.
+        """
+        from guardrail.policy.prompts import refinement_messages
+
+        cap = min(self.max_tokens, max(64, 2 * len(request.answer.split()) + 16))
+        return self.chat(refinement_messages(request), max_tokens=cap).strip()
+
+    async def areprompt(self, request: "RefinementRequest") -> str:
+        """Async :meth:`reprompt`."""
+        return await asyncio.to_thread(self.reprompt, request)
 
     def chat_json(
         self, messages: Sequence[Message], schema: dict[str, Any], *, max_tokens: int | None = None,
