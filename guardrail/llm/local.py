@@ -39,7 +39,12 @@ __all__ = [
     "model_dir",
     "ensure_model",
     "local_llm",
+    "llm_endpoint",
+    "ENDPOINT_ENV",
 ]
+
+#: Environment variable naming an OpenAI-compatible base URL to use instead of starting the local model.
+ENDPOINT_ENV = "KG_GUARDRAIL_LLM_BASE_URL"
 
 #: SHA-256 of the joined GGUF (Qwen2.5-Coder-1.5B-Instruct Q4_K_M).
 MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
@@ -234,3 +239,17 @@ def local_llm(
     finally:
         del server  # the server stops when its object is freed
         gc.collect()
+
+
+@contextmanager
+def llm_endpoint(settings: LocalServerSettings | None = None) -> Iterator[str]:
+    """The base URL in ``$KG_GUARDRAIL_LLM_BASE_URL`` if set, else the local model's (started here).
+
+    Lets examples and benchmarks share one server started with ``kg-guardrail llm serve``.
+    """
+    url = os.environ.get(ENDPOINT_ENV)
+    if url:
+        yield url.rstrip("/")
+        return
+    with local_llm(settings) as base:
+        yield base

@@ -67,6 +67,8 @@ class OutcomeLog:
             return
         from guardrail.policy.refine import _texts
 
+        action: str
+        delivered: str | None
         if self.outcome is not None and exc_type is None:
             action, delivered = self.outcome.action, self.outcome.answer
         else:
