@@ -39,7 +39,7 @@ _CHUNKS = re.compile(r"\S+\s*|\s+")
 def trace_id() -> str | None:
     """The LlamaIndex instrumentation span id of the running query (``None`` outside one).
 
-    It names the ``GuardedQueryEngine.query`` span (``"GuardedQueryEngine.query-<uuid>"``),
+    It names the ``GuardedQueryEngine._query`` span (``"GuardedQueryEngine._query-<uuid>"``),
     so a log record can be found next to the trace of the same query.
     """
     from llama_index.core.instrumentation.span import active_span_id
