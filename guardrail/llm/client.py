@@ -92,7 +92,9 @@ class LLMClient:
     retries : int
         Attempts per call (>= 1) on transient failures.
     retry_wait : float
-        First backoff in seconds (doubles per attempt, capped at 8 s).
+        First backoff in seconds (doubles per attempt, up to ``retry_max_wait``).
+    retry_max_wait : float
+        Longest backoff in seconds (default 8).
     temperature : float
         Sampling temperature (0: deterministic replies).
     max_tokens : int
@@ -101,7 +103,8 @@ class LLMClient:
 
     def __init__(
         self, base_url: str, model: str = "local", *, api_key: str | None = None, timeout: float = 120.0,
-        retries: int = 3, retry_wait: float = 0.5, temperature: float = 0.0, max_tokens: int = 256,
+        retries: int = 3, retry_wait: float = 0.5, retry_max_wait: float = 8.0, temperature: float = 0.0,
+        max_tokens: int = 256,
     ) -> None:
         if retries < 1:
             raise LLMError(f"retries must be >= 1, got {retries!r}")
@@ -115,6 +118,7 @@ class LLMClient:
         self.model = model
         self.retries = retries
         self.retry_wait = retry_wait
+        self.retry_max_wait = retry_max_wait
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.json_schema_supported: bool | None = None
@@ -133,7 +137,7 @@ class LLMClient:
 
     def _retrying(self, messages: Sequence[Message], max_tokens: int | None, **extra: Any) -> str:
         retrying = Retrying(stop=stop_after_attempt(self.retries), retry=retry_if_exception(is_transient),
-                            wait=wait_exponential(multiplier=self.retry_wait, max=8), reraise=False)
+                            wait=wait_exponential(multiplier=self.retry_wait, max=self.retry_max_wait), reraise=False)
         try:
             for attempt in retrying:
                 with attempt:

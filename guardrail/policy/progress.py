@@ -15,12 +15,14 @@ repeats an earlier one (see :class:`~guardrail.policy.refine.Refiner`).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Literal
 
+from guardrail.policy.policies import PolicyOutcome
 from guardrail.text.sentences import split_sentences
-from guardrail.types import GuardResult
+from guardrail.types import GuardResult, RefinementRound
 
-__all__ = ["Verdict", "compare_rounds", "supported_phrases", "lost_phrases", "is_declined", "same_answer"]
+__all__ = ["LoopState", "make_round", "Verdict", "compare_rounds", "supported_phrases", "lost_phrases", "is_declined", "same_answer"]
 
 Verdict = Literal["better", "worse", "no_progress"]
 
@@ -80,3 +82,44 @@ def is_declined(answer: str) -> bool:
     words = _WORD.findall(answer.lower())
     return bool(words) and any(w in _DECLINE for w in words) and all(
         w in _DECLINE or w in _FILLER for w in words)
+
+
+def make_round(i: int, answer: str, result: GuardResult, feedback: str) -> RefinementRound:
+    """The history entry of round ``i``."""
+    return RefinementRound(round=i, answer=answer, score=result.score, passed=result.passed,
+                           flagged=tuple(n.text for n in result.flagged_nodes), feedback=feedback)
+
+
+@dataclass
+class LoopState:
+    """The refinement loop's memory: the best round so far, every round, why it stopped."""
+
+    original: str
+    best: GuardResult
+    history: list[RefinementRound]
+    t0: float
+    stop: str = ""
+    rejected: list[int] = field(default_factory=list)
+    best_answer: str = ""
+
+    def __post_init__(self) -> None:
+        self.best_answer = self.best_answer or self.original
+
+    def step(self, i: int, answer: str, result: GuardResult) -> None:
+        """Record round ``i``; accept it as the best, or set :attr:`stop`."""
+        repeated = any(same_answer(answer, h.answer) for h in self.history)
+        verdict, _ = compare_rounds(self.best, result)
+        self.history.append(make_round(i, answer, result, ""))
+        if verdict == "better" and not repeated:
+            self.best, self.best_answer = result, answer
+            self.stop = "passed" if result.passed else ""
+            return
+        if verdict == "worse":
+            self.rejected.append(i)
+        self.stop = "repeated" if repeated else verdict
+
+    def finish(self, action: str) -> PolicyOutcome:
+        """The outcome with the best answer and the full history."""
+        final = self.best.model_copy(update={"history": tuple(self.history)})
+        return PolicyOutcome(self.best_answer, final, action, self.original,  # type: ignore[arg-type]
+                             stop_reason=self.stop or action, rejected_rounds=tuple(self.rejected))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Generator, Sequence
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 from tenacity import AsyncRetrying, RetryError, Retrying, stop_after_attempt, wait_exponential
@@ -33,7 +33,8 @@ from guardrail.policy.policies import (
     apply_policy,
     parse_policy,
 )
-from guardrail.policy.progress import compare_rounds, is_declined, same_answer
+from guardrail.policy.progress import LoopState as _LoopState
+from guardrail.policy.progress import is_declined, make_round as _round
 from guardrail.policy.prompts import build_feedback, refinement_messages
 from guardrail.types import GuardResult, RefinementRound
 
@@ -290,39 +291,6 @@ class Refiner(BaseRefiner):
         raise RefinementError("unreachable")  # pragma: no cover
 
 
-@dataclass
-class _LoopState:
-    """The loop's memory: the best round so far, every round, why it stopped."""
-
-    original: str
-    best: GuardResult
-    history: list[RefinementRound]
-    t0: float
-    stop: str = ""
-    rejected: list[int] = field(default_factory=list)
-    best_answer: str = ""
-
-    def __post_init__(self) -> None:
-        self.best_answer = self.best_answer or self.original
-
-    def step(self, i: int, answer: str, result: GuardResult) -> None:
-        repeated = any(same_answer(answer, h.answer) for h in self.history)
-        verdict, _ = compare_rounds(self.best, result)
-        self.history.append(_round(i, answer, result, ""))
-        if verdict == "better" and not repeated:
-            self.best, self.best_answer = result, answer
-            self.stop = "passed" if result.passed else ""
-            return
-        if verdict == "worse":
-            self.rejected.append(i)
-        self.stop = "repeated" if repeated else verdict
-
-    def finish(self, action: str) -> PolicyOutcome:
-        final = self.best.model_copy(update={"history": tuple(self.history)})
-        return PolicyOutcome(self.best_answer, final, action, self.original,  # type: ignore[arg-type]
-                             stop_reason=self.stop or action, rejected_rounds=tuple(self.rejected))
-
-
 def _as_list(contexts: ContextInput) -> Any:
     """A str stays one passage; a graph stays a graph; sequences become lists."""
     if isinstance(contexts, str) or not isinstance(contexts, Sequence):
@@ -348,11 +316,6 @@ def _refinement_error(exc: RetryError, req: RefinementRequest) -> RefinementErro
     err = RefinementError(f"LLM re-prompt failed in round {req.round} after retries: {last!r}")
     err.request = req  # type: ignore[attr-defined]
     return err
-
-
-def _round(i: int, answer: str, result: GuardResult, feedback: str) -> RefinementRound:
-    return RefinementRound(round=i, answer=answer, score=result.score, passed=result.passed,
-                           flagged=tuple(n.text for n in result.flagged_nodes), feedback=feedback)
 
 
 def enforce(

@@ -27,11 +27,12 @@ def local_llm_missing() -> str:
 
 @pytest.fixture(scope="session")
 def llm_url() -> Iterator[str]:
-    """Base URL of the local model server (started once per session, 2 threads)."""
+    """Base URL of the local model server: started once per session (2 threads), or the one
+    already serving at ``$KG_GUARDRAIL_LLM_BASE_URL`` (e.g. ``kg-guardrail llm serve``)."""
     why = local_llm_missing()
     if why:
         pytest.skip(why)
-    from guardrail.llm.local import LocalServerSettings, local_llm
+    from guardrail.llm.local import LocalServerSettings, llm_endpoint
 
-    with local_llm(LocalServerSettings(threads=2, ctx_size=2048)) as url:
+    with llm_endpoint(LocalServerSettings(threads=2, ctx_size=2048)) as url:
         yield url

@@ -51,7 +51,8 @@ def test_client_retries_when_the_server_stops_mid_call() -> None:
     settings = LocalServerSettings(port=_free_port(), threads=2, ctx_size=1024)
     first = local_llm(settings)
     url = first.__enter__()
-    client = LLMClient(url, retries=6, retry_wait=1.0, timeout=300, max_tokens=48)
+    # loading the model again takes seconds to minutes on a busy machine: back off up to 30 s
+    client = LLMClient(url, retries=12, retry_wait=2.0, retry_max_wait=30.0, timeout=300, max_tokens=48)
     out: dict[str, object] = {}
 
     def call() -> None:
@@ -63,7 +64,8 @@ def test_client_retries_when_the_server_stops_mid_call() -> None:
     worker = threading.Thread(target=call)
     worker.start()
     time.sleep(3.0)  # the request is being generated now
-    first.__exit__(None, None, None)  # the server goes away mid-call
+    first.__exit__(None, None, None)  # the server goes away mid-call (the request is dropped)
+    assert worker.is_alive()  # the client is retrying, not done
     with local_llm(settings):  # back on the same port: a retry must get through
         worker.join(timeout=400)
     assert "reply" in out, out.get("error")
