@@ -22,7 +22,7 @@ SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "year": {
 
 
 def test_json_output_is_schema_constrained(llm_url: str) -> None:
-    client = LLMClient(llm_url, max_tokens=40)
+    client = LLMClient(llm_url, max_tokens=40, timeout=900)
     reply = client.chat_json([("user", "The 1924 Summer Olympics were held in Paris. Give the city and "
                                         "the year as JSON.")], SCHEMA)
     assert client.json_schema_supported is True
@@ -33,7 +33,7 @@ def test_llm_extractor_spans_and_literals(llm_url: str) -> None:
     from guardrail.extract.llm_extractor import LLMExtractor
 
     text = "Marie Curie won the Nobel Prize in Physics in 1903 with 2 colleagues."
-    ex = LLMExtractor(LLMClient(llm_url, max_tokens=160), fallback="raise")
+    ex = LLMExtractor(LLMClient(llm_url, max_tokens=120, timeout=900), fallback="raise")
     g = ex.extract(text)
     texts = {n.text for n in g.nodes}
     assert "Marie Curie" in texts and any("1903" in t for t in texts)
@@ -52,12 +52,12 @@ def test_client_retries_when_the_server_stops_mid_call() -> None:
     first = local_llm(settings)
     url = first.__enter__()
     # loading the model again takes seconds to minutes on a busy machine: back off up to 30 s
-    client = LLMClient(url, retries=12, retry_wait=2.0, retry_max_wait=30.0, timeout=300, max_tokens=48)
+    client = LLMClient(url, retries=12, retry_wait=2.0, retry_max_wait=30.0, timeout=900, max_tokens=24)
     out: dict[str, object] = {}
 
     def call() -> None:
         try:
-            out["reply"] = client.chat([("user", "Count from 1 to 40, separated by commas.")])
+            out["reply"] = client.chat([("user", "Count from 1 to 20, separated by commas.")])
         except LLMError as exc:
             out["error"] = exc
 
@@ -90,7 +90,7 @@ def test_refinement_fixes_a_planted_date(llm_url: str) -> None:
     question = "When was the Eiffel Tower completed?"
     wrong = "The Eiffel Tower was completed in 1901 for the World's Fair in Paris."
     guard = Guard()
-    client = LLMClient(llm_url, max_tokens=64)
+    client = LLMClient(llm_url, max_tokens=64, timeout=900)
     out = enforce(guard, "refine", wrong, context, question, reprompt=client.reprompt,
                   refiner=Refiner(guard, max_iterations=3), id="eiffel")
     hist = out.result.history
