@@ -1,144 +1,97 @@
-"""Guard a LangChain RAG chain with kg-guardrail, refining flagged answers.
+"""A LangChain RAG chain on the offline local LLM, guarded with ``policy="refine"``.
 
-Run it as is::
+Run it as is (after ``make demo``, or ``pip install 'kg-guardrail[langchain,local-llm]'``)::
 
     python examples/langchain_rag.py
 
-It builds a small LCEL RAG chain (``InMemoryVectorStore`` over HaluEval passages from
-``examples/data/halueval_sample.jsonl``, offline MiniLM embeddings, a chat prompt and a
-chat model), wraps it with ``guard_chain(..., policy="refine")`` and prints the verdict,
-the flagged nodes, the explanation and the refinement history.
+* The LLM is ``ChatOpenAI`` pointed at the local OpenAI-compatible endpoint: the pinned
+  Qwen2.5-Coder-1.5B-Instruct (Q4_K_M) served by llama.cpp on 127.0.0.1 (started here, or
+  the one in ``$KG_GUARDRAIL_LLM_BASE_URL``, e.g. from ``kg-guardrail llm serve``).
+* The retriever is an ``InMemoryVectorStore`` over the four documents in
+  ``examples/data/docs/`` with offline MiniLM embeddings.
+* ``guard_chain(..., policy="refine", llm=llm)`` checks each answer, re-prompts the same
+  model with the flagged claims when needed, and writes flagged answers and rounds to
+  ``build/langchain_flagged.jsonl`` (with the LangChain run id and the delivered answer).
 
-The chat model:
-
-* ``OPENAI_API_KEY`` set: ``langchain_openai.ChatOpenAI`` (model ``OPENAI_MODEL``, default
-  ``gpt-4o-mini``; ``OPENAI_BASE_URL`` for any OpenAI-compatible server).
-* otherwise: recorded answers are replayed through ``GenericFakeChatModel`` (HaluEval's
-  hallucinated answer first, then the right one), and the script says so.
-
-Needs ``pip install 'kg-guardrail[langchain]'`` (and ``[openai]`` for a real model).
+The second question also runs through a copy of the chain whose answer gets a wrong year
+planted in it (a stand-in for a hallucination, labelled as such), to show a refinement.
+Each LLM call takes seconds on a laptop CPU (2 threads); the script makes about four.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
-import os
-from collections import OrderedDict
+import re
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
 
 from langchain_core.documents import Document
-from langchain_core.language_models import BaseChatModel, GenericFakeChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnablePassthrough
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
+from langchain_openai import ChatOpenAI
 
 from guardrail import Guard
+from guardrail.llm.local import llm_endpoint
+from guardrail.log.sinks import read_log
 from guardrail_langchain import MiniLMEmbeddings, guard_chain
 
-DATA = Path(__file__).resolve().parent / "data" / "halueval_sample.jsonl"
-DEMO_GROUP = "qa-149"  # a record where the recorded hallucination is clearly unsupported
-N_GROUPS = 20
-
-# Used only when the sample file is missing (HaluEval QA, MIT licence).
-INLINE_SAMPLE = [
-    {"group": "qa-18", "question": "Dua Lipa's eponymous debut studio album was released in what year?",
-     "context": "Her self-titled debut studio album was released on 2 June 2017. \"New Rules\" is a song by "
-                "English singer Dua Lipa from her eponymous debut studio album (2017).",
-     "right": "2017", "hallucinated": "The album was released in 2018."},
-    {"group": "qa-1", "question": "The Oberoi family is part of a hotel company that has a head office in what city?",
-     "context": "The Oberoi family is an Indian family that is famous for its involvement in hotels, namely "
-                "through The Oberoi Group. The Oberoi Group is a hotel company with its head office in Delhi.",
-     "right": "Delhi", "hallucinated": "The Oberoi family's hotel company is based in Mumbai."},
-]
+DOCS = Path(__file__).resolve().parent / "data" / "docs"
+LOG = Path("build/langchain_flagged.jsonl")
+QUESTIONS = ["When was the Eiffel Tower completed?", "When did the Panama Canal open?"]
 
 PROMPT = ChatPromptTemplate.from_messages([
-    ("system", "Answer the question in one sentence using only this context:\n\n{context}"),
+    ("system", "Answer the question in one short sentence using only this context:\n\n{context}"),
     ("human", "{question}"),
 ])
 
 
-def load_items() -> list[dict[str, Any]]:
-    """QA items ``{group, question, context, right, hallucinated}`` from the sample file."""
-    if not DATA.exists():
-        print(f"{DATA} not found: using the inline sample")
-        return INLINE_SAMPLE
-    groups: OrderedDict[str, dict[str, Any]] = OrderedDict()
-    with DATA.open(encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            if not str(row.get("id", "")).startswith("qa-"):
-                continue
-            item = groups.setdefault(row["group"], {"group": row["group"], "question": row["question"],
-                                                    "context": row["context"].strip()})
-            item["hallucinated" if row["label"] else "right"] = row["answer"]
-    items = [g for g in groups.values() if "right" in g and "hallucinated" in g][:N_GROUPS]
-    demo = [g for g in groups.values() if g["group"] == DEMO_GROUP]
-    return demo + [g for g in items if g["group"] != DEMO_GROUP] if demo else items
+def format_docs(docs: list[Document]) -> str:
+    """The documents' text for the prompt (not their ``Document(...)`` reprs)."""
+    return "\n\n".join(d.page_content for d in docs)
 
 
-def make_llm(item: dict[str, Any]) -> BaseChatModel:
-    """ChatOpenAI when ``OPENAI_API_KEY`` is set, otherwise a replay of recorded answers."""
-    if os.environ.get("OPENAI_API_KEY"):
-        from langchain_openai import ChatOpenAI
+def build_chain(llm: ChatOpenAI, plant_error: bool = False):  # noqa: ANN201 - an LCEL Runnable
+    """``{question}`` -> ``{question, context, answer}`` (the shape ``guard_chain`` reads)."""
+    docs = [Document(page_content=p.read_text(encoding="utf-8").strip(), metadata={"source": p.name})
+            for p in sorted(DOCS.glob("*.txt"))]
+    store = InMemoryVectorStore.from_documents(docs, MiniLMEmbeddings())
+    retriever = store.as_retriever(search_kwargs={"k": 2})
+    answer = (RunnablePassthrough.assign(context=lambda x: format_docs(x["context"]))
+              | PROMPT | llm | StrOutputParser())
+    if plant_error:  # for the demo only: turn the first year into a wrong one
+        answer = answer | RunnableLambda(lambda text: re.sub(r"\b1[89]\d\d\b", "1921", text, count=1))
+    return RunnablePassthrough.assign(context=itemgetter("question") | retriever).assign(answer=answer)
 
-        model = os.environ.get("OPENAI_MODEL", "gpt-4o-mini")
-        print(f"Using ChatOpenAI model {model!r}"
-              + (f" at {os.environ['OPENAI_BASE_URL']}" if os.environ.get("OPENAI_BASE_URL") else ""))
-        return ChatOpenAI(model=model, base_url=os.environ.get("OPENAI_BASE_URL"), temperature=0)
-    print("OPENAI_API_KEY is not set: REPLAYING recorded answers through GenericFakeChatModel\n"
-          "  (first HaluEval's hallucinated answer, then the right answer; no LLM is called).")
-    # The right answer is repeated in case a refinement round asks more than once.
-    return GenericFakeChatModel(messages=itertools.chain([item["hallucinated"]], itertools.repeat(item["right"])))
+
+def show(title: str, out: dict) -> None:
+    """Print the delivered answer, what the guard did, and every round."""
+    print(f"\n== {title}\n   answer  : {out['answer']}\n   action  : {out['guard_action']} "
+          f"(stop: {out['guard_stop_reason'] or '-'})")
+    if out["guard_original_answer"] != out["answer"]:
+        print(f"   original: {out['guard_original_answer']}")
+    for h in out["guard_result"].history:
+        print(f"   round {h.round}: passed={h.passed} score={h.score:.2f} flagged={list(h.flagged)}")
 
 
 def main() -> None:
-    """Build, guard and run the chain on the demo question; print what the guard found."""
-    items = load_items()
-    store = InMemoryVectorStore(MiniLMEmbeddings())
-    store.add_documents([Document(it["context"], metadata={"group": it["group"]}) for it in items])
-    retriever = store.as_retriever(search_kwargs={"k": 2})
-    item = items[0]
-    llm = make_llm(item)
-
-    def format_docs(docs: list[Document]) -> str:
-        return "\n\n".join(d.page_content for d in docs)
-
-    rag = (RunnablePassthrough.assign(context=itemgetter("question") | retriever)
-           .assign(answer=RunnablePassthrough.assign(context=lambda x: format_docs(x["context"]))
-                   | PROMPT | llm | StrOutputParser()))
-    guarded = guard_chain(rag, Guard(), policy="refine", llm=llm, max_iterations=3)
-
-    out = guarded.invoke({"question": item["question"]})
-    report(item["question"], out)
-
-
-def report(question: str, out: dict[str, Any]) -> None:
-    """Print the verdict, flagged nodes, explanation and refinement history."""
-    result = out["guard_result"]
-    print(f"\nQuestion: {question}")
-    print(f"Final answer: {out['answer']}")
-    print(f"Verdict: {'PASSED' if result.passed else 'FLAGGED'} "
-          f"(score {result.score:.2f}, threshold {result.threshold:.2f}, config {result.config!r})")
-    print("\nRefinement history:")
-    for h in result.history:
-        status = "passed" if h.passed else f"flagged {list(h.flagged)}"
-        print(f"  round {h.round}: score {h.score:.2f}, {status}: {h.answer!r}")
-        if h.feedback:
-            print("    feedback sent to the LLM:\n      " + h.feedback.replace("\n", "\n      "))
-    first = result.history[0] if result.history else None
-    if first is not None and not first.passed:
-        print(f"\nFlagged nodes of the first answer: {list(first.flagged)}")
-    if result.flagged_nodes:
-        print("\nFlagged nodes of the final answer:")
-        for n in result.flagged_nodes:
-            print(f"  {n.text!r} (support {n.support:.2f}) {n.reason}")
-    print(f"\nExplanation: {result.explanation.summary or '(none)'}")
-    for sentence in result.explanation.sentences:
-        print(f"  - {sentence}")
+    """Run the guarded chain on the questions, then show the log records."""
+    LOG.parent.mkdir(exist_ok=True)
+    LOG.unlink(missing_ok=True)
+    guard = Guard(log=LOG)
+    with llm_endpoint() as base_url:
+        llm = ChatOpenAI(base_url=base_url, api_key="not-needed", model="local", temperature=0,
+                         max_tokens=80, timeout=600, max_retries=2)
+        guarded = guard_chain(build_chain(llm), guard, policy="refine", llm=llm, max_iterations=3)
+        for q in QUESTIONS:
+            show(q, guarded.invoke({"question": q}))
+        planted = guard_chain(build_chain(llm, plant_error=True), guard, policy="refine", llm=llm,
+                              max_iterations=3)
+        show(f"{QUESTIONS[1]} (wrong year planted)", planted.invoke({"question": QUESTIONS[1]}))
+    print(f"\nlog records in {LOG}:")
+    for r in read_log(LOG):
+        print(f"   id={r.id} event={r.event} round={r.round} action={r.action} "
+              f"delivered={r.delivered_answer!r}")
 
 
 if __name__ == "__main__":

@@ -1,163 +1,90 @@
-"""Guard a LlamaIndex RAG query engine with kg-guardrail, refining flagged answers.
+"""A LlamaIndex query engine on the offline local LLM, guarded with ``policy="refine"``.
 
-Run it as is::
+Run it as is (after ``make demo``, or ``pip install 'kg-guardrail[llama-index,local-llm]'``
+plus ``llama-index-llms-openai-like``)::
 
-    python examples/llama_index_rag.py [question-group ...]
+    python examples/llama_index_rag.py
 
-It builds a ``VectorStoreIndex`` over HaluEval passages from
-``examples/data/halueval_sample.jsonl`` (offline MiniLM embeddings), wraps
-``index.as_query_engine()`` in ``GuardedQueryEngine(..., policy="refine")`` and prints,
-per question, the verdict, the flagged nodes, the explanation and the refinement history.
+* The LLM is ``OpenAILike`` pointed at the local OpenAI-compatible endpoint (the pinned
+  Qwen2.5-Coder-1.5B-Instruct served on 127.0.0.1, started here, or the one in
+  ``$KG_GUARDRAIL_LLM_BASE_URL``).
+* The index is a ``VectorStoreIndex`` over the four documents in ``examples/data/docs/``
+  with offline MiniLM embeddings.
+* ``GuardedQueryEngine(..., policy="refine")`` checks each answer, re-prompts the engine's
+  LLM with the flagged claims when needed, and logs flagged answers and rounds to
+  ``build/llama_index_flagged.jsonl`` with the LlamaIndex span id of the query.
 
-The LLM:
-
-* ``OPENAI_API_KEY`` set and ``llama-index-llms-openai`` installed: its ``OpenAI`` LLM
-  (model ``OPENAI_MODEL``, default ``gpt-4o-mini``; ``OPENAI_BASE_URL`` for any
-  OpenAI-compatible server); without that package it prints how to install it and falls back.
-* otherwise: recorded answers from the sample data are replayed (HaluEval's
-  hallucinated answer first, then the right one), and the script says so.
-
-Needs ``pip install 'kg-guardrail[llama-index]'``.
+A second engine plants a wrong year into the answer (a stand-in for a hallucination,
+labelled as such) to show a refinement.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-import threading
-from collections import OrderedDict
-from collections.abc import Iterator
+import re
 from pathlib import Path
-from typing import Any
 
 from llama_index.core import Document, Settings, VectorStoreIndex
-from llama_index.core.llms import CompletionResponse, CustomLLM, LLMMetadata
-from llama_index.core.llms.callbacks import llm_completion_callback
-from pydantic import PrivateAttr
+from llama_index.core.base.response.schema import Response
+from llama_index.core.query_engine import CustomQueryEngine
+from llama_index.llms.openai_like import OpenAILike
 
 from guardrail import Guard
-from guardrail_llama_index.embedding import MiniLMEmbedding
-from guardrail_llama_index.query_engine import GuardedQueryEngine
+from guardrail.llm.local import llm_endpoint
+from guardrail.log.sinks import read_log
+from guardrail_llama_index import GuardedQueryEngine, MiniLMEmbedding
 
-DATA = Path(__file__).resolve().parent / "data" / "halueval_sample.jsonl"
-DEMO_GROUPS = ("qa-149", "qa-263")  # records whose recorded hallucination is clearly unsupported
-N_GROUPS = 20
-
-# Used only when the sample file is missing (HaluEval QA, MIT licence).
-INLINE_SAMPLE = [
-    {"group": "qa-18", "question": "Dua Lipa's eponymous debut studio album was released in what year?",
-     "context": "Her self-titled debut studio album was released on 2 June 2017. \"New Rules\" is a song by "
-                "English singer Dua Lipa from her eponymous debut studio album (2017).",
-     "right": "2017", "hallucinated": "The album was released in 2018."},
-    {"group": "qa-1", "question": "The Oberoi family is part of a hotel company that has a head office in what city?",
-     "context": "The Oberoi family is an Indian family that is famous for its involvement in hotels, namely "
-                "through The Oberoi Group. The Oberoi Group is a hotel company with its head office in Delhi.",
-     "right": "Delhi", "hallucinated": "The Oberoi family's hotel company is based in Mumbai."},
-]
+DOCS = Path(__file__).resolve().parent / "data" / "docs"
+LOG = Path("build/llama_index_flagged.jsonl")
+QUESTIONS = ["When was the Great Barrier Reef selected as a World Heritage Site?",
+             "When did Marie Curie win the Nobel Prize in Chemistry?"]
 
 
-def load_records(limit: int = N_GROUPS) -> list[dict[str, str]]:
-    """QA records ``{group, question, context, right, hallucinated}`` from the sample file."""
-    if not DATA.is_file():
-        print(f"(sample data {DATA} not found: using a tiny inline sample)")
-        return list(INLINE_SAMPLE)
-    groups: OrderedDict[str, dict[str, str]] = OrderedDict()
-    with DATA.open(encoding="utf-8") as fh:
-        for line in fh:
-            item = json.loads(line)
-            if not item["id"].startswith("qa-"):
-                continue
-            rec = groups.setdefault(item["group"], {"group": item["group"], "question": item["question"],
-                                                    "context": item["context"].strip()})
-            rec["hallucinated" if item["label"] else "right"] = item["answer"]
-    return [r for r in groups.values() if "right" in r and "hallucinated" in r][:limit]
+class PlantedError(CustomQueryEngine):
+    """Demo only: the wrapped engine's answer with its first year replaced by a wrong one."""
+
+    engine: object
+
+    def custom_query(self, query_str: str) -> Response:
+        resp = self.engine.query(query_str)  # type: ignore[attr-defined]
+        text = re.sub(r"\b1[89]\d\d\b", "1921", str(resp.response), count=1)
+        return Response(text, source_nodes=resp.source_nodes)
 
 
-class ReplayLLM(CustomLLM):
-    """Replays recorded answers per question: the hallucinated one first, then the right one."""
-
-    script: dict[str, list[str]] = {}
-    _counts: dict[str, int] = PrivateAttr(default_factory=dict)
-    _lock: Any = PrivateAttr(default_factory=threading.Lock)
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(model_name="halueval-replay")
-
-    def _next(self, prompt: str) -> str:
-        found = [q for q in self.script if q in prompt]
-        if not found:
-            return "I don't know."
-        q = max(found, key=len)
-        with self._lock:
-            i = self._counts[q] = self._counts.get(q, -1) + 1
-        return self.script[q][min(i, len(self.script[q]) - 1)]
-
-    @llm_completion_callback()
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        return CompletionResponse(text=self._next(prompt))
-
-    @llm_completion_callback()
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> Iterator[CompletionResponse]:
-        text = self._next(prompt)
-        return iter([CompletionResponse(text=text, delta=text)])
+def show(title: str, response: Response) -> None:
+    """Print the delivered answer, what the guard did, and every round."""
+    m = response.metadata or {}
+    print(f"\n== {title}\n   answer  : {response.response}\n   action  : {m['guard_action']} "
+          f"(stop: {m['guard_stop_reason'] or '-'})")
+    if m["guard_original_answer"] != response.response:
+        print(f"   original: {m['guard_original_answer']}")
+    for h in m["guard_result"].history:
+        print(f"   round {h.round}: passed={h.passed} score={h.score:.2f} flagged={list(h.flagged)}")
 
 
-def choose_llm(records: list[dict[str, str]]) -> tuple[Any, str]:
-    """An OpenAI-compatible LLM when configured and installed, else the replay LLM."""
-    if os.environ.get("OPENAI_API_KEY"):
-        try:
-            from llama_index.llms.openai import OpenAI  # type: ignore[import-not-found]
-        except ImportError:
-            print("OPENAI_API_KEY is set, but llama-index-llms-openai is not installed:\n"
-                  "    pip install llama-index-llms-openai\n"
-                  "Falling back to replaying recorded answers.\n")
-        else:
-            model = os.environ.get("OPENAI_MODEL", "gpt-4o-mini")
-            llm = OpenAI(model=model, api_base=os.environ.get("OPENAI_BASE_URL"), temperature=0.0)
-            return llm, f"live LLM ({model} via an OpenAI-compatible API)"
-    script = {r["question"]: [r["hallucinated"], r["right"]] for r in records}
-    return ReplayLLM(script=script), "replay of recorded HaluEval answers (hallucinated first, then right)"
-
-
-def show(question: str, response: Any) -> None:
-    """Print the verdict, flagged nodes, explanation and refinement history."""
-    result = response.metadata["guard_result"]
-    print(f"\nQ: {question}")
-    print(f"A: {response.response}")
-    print(f"verdict: {'passed' if result.passed else 'FLAGGED'} (score {result.score:.3f}, "
-          f"threshold {result.threshold:.3f}, action {response.metadata['guard_action']})")
-    if response.metadata["guard_original_answer"] != response.response:
-        print(f"original answer: {response.metadata['guard_original_answer']}")
-    first = result.history[0] if result.history else None
-    print("flagged nodes (first answer):", list(first.flagged) if first else [n.text for n in result.flagged_nodes])
-    print("explanation:", result.explanation.summary or "-")
-    for sentence in result.explanation.sentences:
-        print("   -", sentence)
-    for h in result.history:
-        print(f"  round {h.round}: {'passed' if h.passed else 'flagged'} score={h.score:.3f} "
-              f"flagged={list(h.flagged)} answer={h.answer!r}")
-        if h.feedback:
-            print("    feedback sent to the LLM:", h.feedback.replace("\n", "\n      "))
-
-
-def main(argv: list[str]) -> None:
-    records = load_records()
-    embed = MiniLMEmbedding()
-    llm, mode = choose_llm(records)
-    Settings.llm, Settings.embed_model = llm, embed  # explicit: nothing falls back to OpenAI defaults
-    print(f"mode: {mode}")
-    index = VectorStoreIndex.from_documents(
-        [Document(text=r["context"], id_=r["group"]) for r in records], embed_model=embed)
-    engine = GuardedQueryEngine(index.as_query_engine(llm=llm, similarity_top_k=2), Guard(),
-                                policy="refine", max_iterations=3)
-    by_group = {r["group"]: r for r in records}
-    groups = [g for g in (argv or DEMO_GROUPS) if g in by_group] or [records[0]["group"]]
-    for group in groups:
-        question = by_group[group]["question"]
-        show(question, engine.query(question))
+def main() -> None:
+    """Build the index, run the guarded engine, then show the log records."""
+    LOG.parent.mkdir(exist_ok=True)
+    LOG.unlink(missing_ok=True)
+    guard = Guard(log=LOG)
+    docs = [Document(text=p.read_text(encoding="utf-8").strip(), id_=p.stem) for p in sorted(DOCS.glob("*.txt"))]
+    with llm_endpoint() as base_url:
+        llm = OpenAILike(api_base=base_url, api_key="not-needed", model="local", is_chat_model=True,
+                         context_window=4096, max_tokens=80, temperature=0.0, timeout=600)
+        embed = MiniLMEmbedding()
+        Settings.llm, Settings.embed_model = llm, embed  # explicit: nothing falls back to OpenAI defaults
+        index = VectorStoreIndex.from_documents(docs, embed_model=embed)
+        base = index.as_query_engine(llm=llm, similarity_top_k=2)
+        engine = GuardedQueryEngine(base, guard, policy="refine", max_iterations=3)
+        for q in QUESTIONS:
+            show(q, engine.query(q))
+        planted = GuardedQueryEngine(PlantedError(engine=base), guard, policy="refine", llm=llm,
+                                     max_iterations=3)
+        show(f"{QUESTIONS[1]} (wrong year planted)", planted.query(QUESTIONS[1]))
+    print(f"\nlog records in {LOG}:")
+    for r in read_log(LOG):
+        print(f"   id={r.id} event={r.event} round={r.round} action={r.action} "
+              f"delivered={r.delivered_answer!r}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -123,6 +123,12 @@ class FlaggedRecord(BaseModel):
         Summary and contrastive sentences.
     config : str
         Name of the guard config used.
+    action : str or None
+        What the policy did with the answer (``annotated``, ``filtered``, ``refused``,
+        ``refined``, ``declined``, ``raised``, ``error``...); ``None`` for a record written
+        before a policy ran (a plain ``check``, a refinement round).
+    delivered_answer : str or None
+        The answer the user finally received (``None``: not known, or nothing delivered).
     """
 
     model_config = _FROZEN
@@ -142,11 +148,13 @@ class FlaggedRecord(BaseModel):
     flagged_nodes: tuple[LoggedNode, ...] = ()
     explanation: LoggedExplanation = Field(default_factory=LoggedExplanation)
     config: str = ""
+    action: str | None = None
+    delivered_answer: str | None = None
 
     @classmethod
     def from_result(
         cls, result: GuardResult, contexts: str | Sequence[str], *, event: str = "flagged",
-        round: int | None = None,
+        round: int | None = None, action: str | None = None, delivered_answer: str | None = None,
     ) -> "FlaggedRecord":
         """Build the record of ``result``.
 
@@ -160,6 +168,8 @@ class FlaggedRecord(BaseModel):
             ``"flagged"`` becomes ``"abstained"`` when ``result.abstained``.
         round : int or None
             Refinement round number.
+        action, delivered_answer : str or None
+            What the policy did and the answer delivered.
         """
         if event not in _EVENTS:
             raise InvalidInputError(f"unknown log event {event!r}; known: {list(_EVENTS)}")
@@ -178,7 +188,7 @@ class FlaggedRecord(BaseModel):
             flagged_nodes=nodes,
             explanation=LoggedExplanation(summary=result.explanation.summary,
                                           sentences=result.explanation.sentences),
-            config=result.config,
+            config=result.config, action=action, delivered_answer=delivered_answer,
         )
 
 

@@ -71,16 +71,25 @@ class PolicyOutcome:
         The answer to hand to the user (changed by ``filter``, ``refine``, ``custom``).
     result : GuardResult
         The verdict on the final answer (with ``history`` after refinement).
-    action : {"passed", "annotated", "filtered", "refused", "refined", "custom"}
-        ``passed``: nothing to do; ``refused``: filter left nothing supported.
+    action : {"passed", "annotated", "filtered", "refused", "refined", "declined", "custom"}
+        ``passed``: nothing to do; ``refused``: filter left nothing supported;
+        ``declined``: the answer declines as a whole and was left as it is (refine).
     original_answer : str
         The answer before the policy (never lost).
+    stop_reason : str
+        Why a refinement loop ended: ``passed``, ``repeated`` (an answer came back
+        unchanged), ``worse`` / ``no_progress`` (a round did not improve on the best),
+        ``time_budget``, ``max_iterations``, ``declined``; ``""`` without refinement.
+    rejected_rounds : tuple of int
+        Refinement rounds rejected as worse than the best round.
     """
 
     answer: str
     result: GuardResult
-    action: Literal["passed", "annotated", "filtered", "refused", "refined", "custom"]
+    action: Literal["passed", "annotated", "filtered", "refused", "refined", "declined", "custom"]
     original_answer: str
+    stop_reason: str = ""
+    rejected_rounds: tuple[int, ...] = ()
 
 
 def parse_policy(value: PolicyLike) -> PolicySpec:

@@ -15,21 +15,26 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Generator, Sequence
+import time
 from dataclasses import dataclass
 from typing import Any, cast
 
 from tenacity import AsyncRetrying, RetryError, Retrying, stop_after_attempt, wait_exponential
 
 from guardrail.extract.given import ContextInput, split_context_input
-from guardrail.errors import ConfigError, RefinementError
+from guardrail.errors import ConfigError, HallucinationError, RefinementError
+from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
     DEFAULT_REFUSAL,
     Policy,
     PolicyLike,
     PolicyOutcome,
+    PolicySpec,
     apply_policy,
     parse_policy,
 )
+from guardrail.policy.progress import LoopState as _LoopState
+from guardrail.policy.progress import is_declined, make_round as _round
 from guardrail.policy.prompts import build_feedback, refinement_messages
 from guardrail.types import GuardResult, RefinementRound
 
@@ -41,7 +46,11 @@ __all__ = [
     "refinement_messages",
     "enforce",
     "aenforce",
+    "UNVERIFIED_MARK",
 ]
+
+#: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
+UNVERIFIED_MARK = "[unverified] "
 
 MAX_ROUNDS_LIMIT = 20
 
@@ -84,9 +93,9 @@ class BaseRefiner(ABC):
     @abstractmethod
     def refine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
-        *, first: GuardResult | None = None,
+        *, first: GuardResult | None = None, id: str | None = None,
     ) -> PolicyOutcome:
-        """Re-prompt until the answer passes or the cap is reached; see :class:`Refiner`."""
+        """Re-prompt until the answer passes or the loop stops; see :class:`Refiner`."""
 
 
 # A step is ("check", answer) or ("llm", RefinementRequest); the driver sends back the
@@ -95,7 +104,16 @@ _Step = tuple[str, Any]
 
 
 class Refiner(BaseRefiner):
-    """The KG-Guard refinement loop.
+    """The KG-Guard refinement loop, made to converge.
+
+    Each round re-prompts the LLM with the flagged claims, their wrong words and the
+    evidence sentence (:func:`build_feedback`) and checks the new answer. The loop stops
+    when an answer passes; when the new answer repeats an earlier one; when a round is
+    not better than the best so far (:func:`~guardrail.policy.progress.compare_rounds`:
+    a worse round, one that lost a supported claim or has more flagged nodes, is
+    rejected, and the next prompt never builds on it); when ``time_budget`` seconds
+    have passed; or at ``max_iterations``. An answer that declines as a whole ("I don't
+    know.") is never refined: it is returned as it is, with ``action="declined"``.
 
     Parameters
     ----------
@@ -103,25 +121,33 @@ class Refiner(BaseRefiner):
         Checks every round's answer.
     max_iterations : int
         Hard cap on re-prompts, 1..20 (default 5, as in KG-Guard).
-    fallback : {"annotate", "filter", "raise"} or callable
-        Policy applied when the cap is reached with the answer still flagged; it is
-        applied to the best round (lowest score).
+    fallback : {"filter", "raise", "annotate"} or callable
+        Applied to the best round when the loop ends with the answer still flagged.
+        ``filter`` (default) drops the flagged sentences, ``raise`` raises
+        :class:`~guardrail.errors.HallucinationError`; ``annotate`` delivers the best
+        answer prefixed with :data:`UNVERIFIED_MARK`, so a flagged answer never reaches
+        the user unmarked.
     retry_attempts : int
         Attempts per LLM call (>= 1) before :class:`RefinementError`.
     retry_wait : float
         Initial backoff in seconds (doubles per attempt, capped at 8 s).
     refusal : str
         Message for the ``filter`` fallback when nothing supported is left.
+    time_budget : float or None
+        Seconds after which no new round is started (default 120; ``None``: no limit).
     """
 
     def __init__(
-        self, guard: Any, *, max_iterations: int = 5, fallback: PolicyLike = "annotate",
+        self, guard: Any, *, max_iterations: int = 5, fallback: PolicyLike = "filter",
         retry_attempts: int = 3, retry_wait: float = 0.5, refusal: str = DEFAULT_REFUSAL,
+        time_budget: float | None = 120.0,
     ) -> None:
         if not isinstance(max_iterations, int) or not 1 <= max_iterations <= MAX_ROUNDS_LIMIT:
             raise ConfigError(f"max_iterations must be an int in 1..{MAX_ROUNDS_LIMIT}, got {max_iterations!r}")
         if retry_attempts < 1:
             raise ConfigError(f"retry_attempts must be >= 1, got {retry_attempts!r}")
+        if time_budget is not None and not time_budget > 0:
+            raise ConfigError(f"time_budget must be > 0 seconds or None, got {time_budget!r}")
         self.fallback = parse_policy(fallback)
         if self.fallback.kind is Policy.REFINE:
             raise ConfigError("fallback cannot be 'refine'")
@@ -130,38 +156,50 @@ class Refiner(BaseRefiner):
         self.retry_attempts = retry_attempts
         self.retry_wait = retry_wait
         self.refusal = refusal
+        self.time_budget = time_budget
 
     def _rounds(
-        self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None
+        self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None,
     ) -> Generator[_Step, Any, PolicyOutcome]:
         result: GuardResult = first if first is not None else (yield ("check", answer))
-        original = answer
         texts = _texts(contexts)  # what the LLM sees and the log hashes, derived once
-        history: list[RefinementRound] = [_round(0, answer, result, "")]
-        rounds = [(answer, result)]
-        i = 0
-        while not result.passed and i < self.max_iterations:
-            i += 1
-            feedback = build_feedback(result)
-            history[-1] = history[-1].model_copy(update={"feedback": feedback})
-            req = RefinementRequest(question, texts, answer, result, feedback, i)
-            answer = yield ("llm", req)
-            result = yield ("check", answer)
-            history.append(_round(i, answer, result, ""))
-            rounds.append((answer, result))
-            self.guard.log_result(result, texts, event="refinement_round", round=i)
-        if result.passed:
-            final = result.model_copy(update={"history": tuple(history)})
-            action = "refined" if i else "passed"
-            return PolicyOutcome(answer, final, action, original)  # type: ignore[arg-type]
-        best_answer, best = min(rounds, key=lambda p: p[1].score)
-        best = best.model_copy(update={"history": tuple(history)})
-        out = apply_policy(self.fallback, best_answer, best, refusal=self.refusal)
-        return PolicyOutcome(out.answer, out.result, out.action, original)
+        state = _LoopState(answer, result, [_round(0, answer, result, "")], time.monotonic())
+        if result.passed or is_declined(answer):
+            return state.finish("passed" if result.passed else "declined")
+        while state.stop == "":
+            state.stop = self._stop_before(state)
+            if state.stop:
+                break
+            feedback = build_feedback(state.best, texts)
+            state.history[-1] = state.history[-1].model_copy(update={"feedback": feedback})
+            i = len(state.history)
+            new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback, i))
+            res = yield ("check", new)
+            self.guard.log_result(res, texts, event="refinement_round", round=i)
+            state.step(i, new, res)
+        if state.best.passed:
+            return state.finish("refined")
+        return self._fallback(state)
+
+    def _stop_before(self, state: "_LoopState") -> str:
+        if len(state.history) > self.max_iterations:
+            return "max_iterations"
+        if self.time_budget is not None and time.monotonic() - state.t0 >= self.time_budget:
+            return "time_budget"
+        return ""
+
+    def _fallback(self, state: "_LoopState") -> PolicyOutcome:
+        best = state.best.model_copy(update={"history": tuple(state.history)})
+        out = apply_policy(self.fallback, state.best_answer, best, refusal=self.refusal)
+        answer = out.answer
+        if out.action == "annotated":
+            answer = UNVERIFIED_MARK + answer
+        return PolicyOutcome(answer, out.result, out.action, state.original, stop_reason=state.stop,
+                             rejected_rounds=tuple(state.rejected))
 
     def refine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
-        *, first: GuardResult | None = None,
+        *, first: GuardResult | None = None, id: str | None = None,
     ) -> PolicyOutcome:
         """Run the loop synchronously.
 
@@ -177,12 +215,17 @@ class Refiner(BaseRefiner):
             ``fn(RefinementRequest) -> str`` returning the LLM's new answer.
         first : GuardResult or None
             The first answer's verdict, if already computed.
+        id : str or None
+            The request's id (a framework run / trace id): every round's result and log
+            record carry it.
 
         Returns
         -------
         PolicyOutcome
-            ``action="refined"`` when a round passed; otherwise the fallback's outcome.
-            ``result.history`` holds every round (answer, score, flagged nodes, feedback).
+            ``action="refined"`` when a round passed, ``"declined"`` for an answer that
+            declines as a whole; otherwise the fallback's outcome on the best round.
+            ``result.history`` holds every round (rejected ones too), ``stop_reason``
+            why the loop ended, ``rejected_rounds`` the rounds that were worse.
 
         Raises
         ------
@@ -198,7 +241,7 @@ class Refiner(BaseRefiner):
             while True:
                 kind, arg = gen.send(value)
                 if kind == "check":
-                    value = self.guard.check(arg, ctx, question, log=False)
+                    value = self.guard.check(arg, ctx, question, id=id, log=False)
                 else:
                     value = self._call(reprompt, arg)
         except StopIteration as stop:
@@ -206,7 +249,7 @@ class Refiner(BaseRefiner):
 
     async def arefine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: AsyncReprompt,
-        *, first: GuardResult | None = None,
+        *, first: GuardResult | None = None, id: str | None = None,
     ) -> PolicyOutcome:
         """Async :meth:`refine`: awaits ``reprompt`` and ``guard.acheck`` (no blocking call)."""
         ctx = _as_list(contexts)
@@ -216,7 +259,7 @@ class Refiner(BaseRefiner):
             while True:
                 kind, arg = gen.send(value)
                 if kind == "check":
-                    value = await self.guard.acheck(arg, ctx, question, log=False)
+                    value = await self.guard.acheck(arg, ctx, question, id=id, log=False)
                 else:
                     value = await self._acall(reprompt, arg)
         except StopIteration as stop:
@@ -275,17 +318,16 @@ def _refinement_error(exc: RetryError, req: RefinementRequest) -> RefinementErro
     return err
 
 
-def _round(i: int, answer: str, result: GuardResult, feedback: str) -> RefinementRound:
-    return RefinementRound(round=i, answer=answer, score=result.score, passed=result.passed,
-                           flagged=tuple(n.text for n in result.flagged_nodes), feedback=feedback)
-
-
 def enforce(
     guard: Any, policy: PolicyLike, answer: str, contexts: ContextInput, question: str | None = None,
     *, reprompt: Reprompt | None = None, refiner: Refiner | None = None, refusal: str = DEFAULT_REFUSAL,
     id: str | None = None,
 ) -> PolicyOutcome:
     """Check ``answer`` and apply ``policy``: the one call both framework adapters use.
+
+    A flagged (or abstained) answer gets one log record once the policy has run, with
+    the ``action`` taken and the ``delivered_answer`` (``None`` when the policy raised);
+    refinement rounds are logged as they happen. All carry ``id``.
 
     Parameters
     ----------
@@ -301,6 +343,9 @@ def enforce(
         Loop settings for ``refine`` (default ``Refiner(guard)``).
     refusal : str
         Message for ``filter`` when nothing supported is left.
+    id : str or None
+        The request id (LangChain run id, LlamaIndex trace id), carried into every result
+        and log record.
 
     Returns
     -------
@@ -312,14 +357,21 @@ def enforce(
         ``refine`` without ``reprompt``.
     HallucinationError
         ``raise`` (or a ``raise`` fallback) on a flagged answer.
+    RefinementError
+        The LLM kept failing.
     """
     spec = parse_policy(policy)
-    result = guard.check(answer, _as_list(contexts), question, id=id)
-    if spec.kind is not Policy.REFINE or result.passed:
-        return apply_policy(spec if spec.kind is not Policy.REFINE else "annotate", answer, result, refusal=refusal)
-    if reprompt is None:
-        raise ConfigError("policy 'refine' needs a reprompt function (the chain's chat model)")
-    return (refiner or Refiner(guard, refusal=refusal)).refine(answer, contexts, question, reprompt, first=result)
+    ctx = _as_list(contexts)
+    result = guard.check(answer, ctx, question, id=id, log=False)
+    with _OutcomeLog(guard, result, contexts) as log:
+        if spec.kind is not Policy.REFINE or result.passed:
+            log.outcome = _simple(spec, answer, result, refusal)
+            return log.outcome
+        if reprompt is None:
+            raise ConfigError("policy 'refine' needs a reprompt function (the chain's chat model)")
+        log.outcome = (refiner or Refiner(guard, refusal=refusal)).refine(
+            answer, contexts, question, reprompt, first=result, id=id)
+        return log.outcome
 
 
 async def aenforce(
@@ -329,12 +381,18 @@ async def aenforce(
 ) -> PolicyOutcome:
     """Async :func:`enforce` (``reprompt`` is awaited; the guard runs in a worker thread)."""
     spec = parse_policy(policy)
-    result = await guard.acheck(answer, _as_list(contexts), question, id=id)
-    if spec.kind is not Policy.REFINE or result.passed:
-        return apply_policy(spec if spec.kind is not Policy.REFINE else "annotate", answer, result, refusal=refusal)
-    if reprompt is None:
-        raise ConfigError("policy 'refine' needs a reprompt function (the chain's chat model)")
-    return await (refiner or Refiner(guard, refusal=refusal)).arefine(
-        answer, contexts, question, reprompt, first=result
-    )
+    result = await guard.acheck(answer, _as_list(contexts), question, id=id, log=False)
+    with _OutcomeLog(guard, result, contexts) as log:
+        if spec.kind is not Policy.REFINE or result.passed:
+            log.outcome = _simple(spec, answer, result, refusal)
+            return log.outcome
+        if reprompt is None:
+            raise ConfigError("policy 'refine' needs a reprompt function (the chain's chat model)")
+        log.outcome = await (refiner or Refiner(guard, refusal=refusal)).arefine(
+            answer, contexts, question, reprompt, first=result, id=id)
+        return log.outcome
 
+
+def _simple(spec: PolicySpec, answer: str, result: GuardResult, refusal: str) -> PolicyOutcome:
+    kind = spec if spec.kind is not Policy.REFINE else parse_policy("annotate")
+    return apply_policy(kind, answer, result, refusal=refusal)

@@ -121,12 +121,14 @@ def _refiner(guard: Any, max_iterations: int, fallback: PolicyLike, refusal: str
 def run_policy(
     guard: Any, policy: PolicyLike, answer: str, contexts: Sequence[str], question: str | None,
     config: RunnableConfig, *, llm: BaseChatModel | None = None, max_iterations: int = 5,
-    fallback: PolicyLike = "annotate", refusal: str = DEFAULT_REFUSAL,
+    fallback: PolicyLike = "filter", refusal: str = DEFAULT_REFUSAL, run_id: str | None = None,
 ) -> PolicyOutcome:
     """Check and apply ``policy`` (sync), then dispatch :data:`GUARD_EVENT`.
 
     ``config`` is the child config of the current run: re-prompts of ``llm`` and the
-    event are attached to it. A ``HallucinationError`` is raised after the event is sent.
+    event are attached to it. ``run_id`` (the LangChain run id) becomes the id of the
+    result and of every log record. A ``HallucinationError`` is raised after the event
+    is sent.
     """
     reprompt = None
     if llm is not None:
@@ -134,7 +136,7 @@ def run_policy(
             return answer_text(llm.invoke(_messages(req), config=config))
     try:
         outcome = enforce(guard, policy, answer, contexts, question, reprompt=reprompt,
-                          refiner=_refiner(guard, max_iterations, fallback, refusal), refusal=refusal)
+                          refiner=_refiner(guard, max_iterations, fallback, refusal), refusal=refusal, id=run_id)
     except Exception as exc:
         _emit(getattr(exc, "result", None), config)
         raise
@@ -145,7 +147,7 @@ def run_policy(
 async def arun_policy(
     guard: Any, policy: PolicyLike, answer: str, contexts: Sequence[str], question: str | None,
     config: RunnableConfig, *, llm: BaseChatModel | None = None, max_iterations: int = 5,
-    fallback: PolicyLike = "annotate", refusal: str = DEFAULT_REFUSAL,
+    fallback: PolicyLike = "filter", refusal: str = DEFAULT_REFUSAL, run_id: str | None = None,
 ) -> PolicyOutcome:
     """Async :func:`run_policy`: awaits ``guard.acheck`` and ``llm.ainvoke``."""
     areprompt = None
@@ -154,7 +156,8 @@ async def arun_policy(
             return answer_text(await llm.ainvoke(_messages(req), config=config))
     try:
         outcome = await aenforce(guard, policy, answer, contexts, question, reprompt=areprompt,
-                                 refiner=_refiner(guard, max_iterations, fallback, refusal), refusal=refusal)
+                                 refiner=_refiner(guard, max_iterations, fallback, refusal), refusal=refusal,
+                                 id=run_id)
     except Exception as exc:
         await _aemit(getattr(exc, "result", None), config)
         raise

@@ -80,7 +80,7 @@ class GuardOutputParser(BaseOutputParser[str]):
     policy: Any = "annotate"
     llm: BaseChatModel | None = None
     max_iterations: int = 5
-    fallback: Any = "annotate"
+    fallback: Any = "filter"
     refusal: str = DEFAULT_REFUSAL
     context: Any = None
     question: str | None = None
@@ -112,7 +112,7 @@ class GuardOutputParser(BaseOutputParser[str]):
     def _run(self, text: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> str:
         contexts, question = self._inputs(config)
         out = run_policy(self.guard, self.policy, answer_text(text), contexts, question, config,
-                         **self._settings())
+                         run_id=str(run_manager.run_id), **self._settings())
         return out.answer
 
     async def _arun(
@@ -120,7 +120,7 @@ class GuardOutputParser(BaseOutputParser[str]):
     ) -> str:
         contexts, question = self._inputs(config)
         out = await arun_policy(self.guard, self.policy, answer_text(text), contexts, question, config,
-                                **self._settings())
+                                run_id=str(run_manager.run_id), **self._settings())
         return out.answer
 
     def parse(self, text: str) -> str:

@@ -65,11 +65,25 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
         message (its text is checked); the context a list of ``Document`` or strings,
         or one string.
     result_key : str
-        Output key of the result (default ``"guard_result"``).
+        Output key of the result (default ``"guard_result"``). The output also holds
+        ``guard_action`` (``passed``/``annotated``/``filtered``/``refused``/``refined``/
+        ``declined``/``custom``), ``guard_original_answer`` (the chain's answer before the
+        policy) and ``guard_stop_reason``: the same fields as the LlamaIndex adapter's
+        response metadata.
     max_iterations : int
         Re-prompt cap of ``refine`` (default 5).
-    fallback : {"annotate", "filter", "raise"} or callable
-        Applied by ``refine`` when the cap is reached (to the best round).
+    fallback : {"filter", "raise", "annotate"} or callable
+        Applied by ``refine`` to the best round when the loop ends still flagged:
+        ``filter`` (default) or ``raise``; ``annotate`` delivers the answer prefixed with
+        ``[unverified]``, never silently.
+
+    Notes
+    -----
+    The LangChain run id of this runnable's run is the id of the guard's result and log
+    records (``str(run_id)``), so a flagged-answer record can be matched to its trace.
+    Streaming (``stream``/``transform``) yields one final chunk: an answer can only be
+    checked once it is complete, and a policy may change it, so streaming its tokens
+    before the check would deliver text the guard has not seen.
     refusal : str
         Returned by ``filter`` when no supported sentence is left.
 
@@ -94,7 +108,7 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
     answer_key: str | None = None
     result_key: str = "guard_result"
     max_iterations: int = 5
-    fallback: Any = "annotate"
+    fallback: Any = "filter"
     refusal: str = DEFAULT_REFUSAL
 
     def __init__(self, **kwargs: Any) -> None:
@@ -104,7 +118,11 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
     # ----------------------------------------------------------------- helpers
     def _unpack(self, data: Any) -> tuple[Any, str, list[str], str | None, str]:
         if not isinstance(data, Mapping):
-            raise InvalidInputError(f"GuardRunnable takes a dict, got {type(data).__name__}")
+            hint = (" The chain returns the answer alone: pass retriever= to guard_chain(...) so that "
+                    "the question and the retrieved documents are checked with it, or make the chain "
+                    "output a dict ({'question', 'context', 'answer'})."
+                    if isinstance(data, (str, BaseMessage)) or hasattr(data, "text") else "")
+            raise InvalidInputError(f"GuardRunnable takes a dict, got {type(data).__name__}.{hint}")
         akey = find_key(data, self.answer_key, ANSWER_KEYS, "answer")
         if akey is None:
             raise InvalidInputError(f"no answer key in the chain output (keys: {sorted(data)})")
@@ -121,6 +139,9 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
             out[akey] = (raw.model_copy(update={"content": outcome.answer})
                          if isinstance(raw, BaseMessage) else outcome.answer)
         out[self.result_key] = outcome.result
+        out["guard_action"] = outcome.action
+        out["guard_original_answer"] = outcome.original_answer
+        out["guard_stop_reason"] = outcome.stop_reason
         return out
 
     def _settings(self) -> dict[str, Any]:
@@ -129,7 +150,8 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
 
     def _run(self, data: dict, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> dict:
         raw, answer, contexts, question, akey = self._unpack(data)
-        outcome = run_policy(self.guard, self.policy, answer, contexts, question, config, **self._settings())
+        outcome = run_policy(self.guard, self.policy, answer, contexts, question, config,
+                             run_id=str(run_manager.run_id), **self._settings())
         return self._pack(data, raw, akey, outcome)
 
     async def _arun(
@@ -137,7 +159,7 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
     ) -> dict:
         raw, answer, contexts, question, akey = self._unpack(data)
         outcome = await arun_policy(self.guard, self.policy, answer, contexts, question, config,
-                                    **self._settings())
+                                    run_id=str(run_manager.run_id), **self._settings())
         return self._pack(data, raw, akey, outcome)
 
     # --------------------------------------------------------------- runnable
@@ -168,7 +190,11 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
             yield await self.ainvoke(dict(final), config, **kwargs)
 
     def stream(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[dict]:
-        """Yield one chunk: the checked dict (an answer cannot be checked before it is complete)."""
+        """Yield one chunk: the checked dict.
+
+        An answer cannot be checked before it is complete, and the policy may change it
+        (filter, refine), so no token is streamed before the check.
+        """
         yield self.invoke(input, config, **kwargs)
 
     async def astream(

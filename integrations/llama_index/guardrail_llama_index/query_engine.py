@@ -31,9 +31,21 @@ from guardrail.policy.refine import Refiner, aenforce, enforce
 from guardrail_llama_index.contexts import ContextMode, GuardContexts, check_mode, contexts_from_nodes
 from guardrail_llama_index.llm import make_areprompt, make_reprompt, resolve_llm
 
-__all__ = ["GuardedQueryEngine", "guard_metadata"]
+__all__ = ["GuardedQueryEngine", "guard_metadata", "trace_id"]
 
 _CHUNKS = re.compile(r"\S+\s*|\s+")
+
+
+def trace_id() -> str | None:
+    """The LlamaIndex instrumentation span id of the running query (``None`` outside one).
+
+    It names the ``GuardedQueryEngine._query`` span (``"GuardedQueryEngine._query-<uuid>"``),
+    so a log record can be found next to the trace of the same query.
+    """
+    from llama_index.core.instrumentation.span import active_span_id
+
+    value = active_span_id.get()
+    return None if value is None else str(value)
 
 
 def guard_metadata(outcome: PolicyOutcome) -> dict[str, Any]:
@@ -41,8 +53,10 @@ def guard_metadata(outcome: PolicyOutcome) -> dict[str, Any]:
 
     ``guard_result`` (the :class:`~guardrail.types.GuardResult` object), ``guard_passed``,
     ``guard_score`` (hallucination score, higher = less supported), ``guard_action``
-    (``passed``/``annotated``/``filtered``/``refused``/``refined``/``custom``) and
-    ``guard_original_answer`` (the engine's answer before the policy).
+    (``passed``/``annotated``/``filtered``/``refused``/``refined``/``declined``/``custom``),
+    ``guard_original_answer`` (the engine's answer before the policy) and
+    ``guard_stop_reason`` (why a refinement loop ended, ``""`` without one). The same
+    names, without the ``guard_`` prefix, are the LangChain adapter's output keys.
     """
     return {
         "guard_result": outcome.result,
@@ -50,6 +64,7 @@ def guard_metadata(outcome: PolicyOutcome) -> dict[str, Any]:
         "guard_score": outcome.result.score,
         "guard_action": outcome.action,
         "guard_original_answer": outcome.original_answer,
+        "guard_stop_reason": outcome.stop_reason,
     }
 
 
@@ -71,8 +86,10 @@ class GuardedQueryEngine(BaseQueryEngine):
         when it was set explicitly.
     max_iterations : int
         Cap on refinement re-prompts (1..20, default 5).
-    fallback : {"annotate", "filter", "raise"} or callable
-        Policy applied when refinement hits the cap still flagged.
+    fallback : {"filter", "raise", "annotate"} or callable
+        Applied to the best round when refinement ends still flagged: ``filter``
+        (default) drops the flagged sentences, ``raise`` raises; ``annotate`` delivers
+        the answer prefixed with ``[unverified]`` (never silently).
     refusal : str
         Answer returned by ``filter`` when nothing supported is left.
     context_mode : {"auto", "text", "graph"}
@@ -102,7 +119,7 @@ class GuardedQueryEngine(BaseQueryEngine):
         policy: PolicyLike = "annotate",
         llm: Any = None,
         max_iterations: int = 5,
-        fallback: PolicyLike = "annotate",
+        fallback: PolicyLike = "filter",
         refusal: str = DEFAULT_REFUSAL,
         context_mode: ContextMode = "auto",
         callback_manager: Any = None,
@@ -150,7 +167,7 @@ class GuardedQueryEngine(BaseQueryEngine):
         contexts = contexts_from_nodes(response.source_nodes, self._context_mode)
         outcome = enforce(  # the core types contexts as Sequence[str]; triples are accepted too
             self._guard, self._policy, answer, cast(Sequence[str], contexts), query_bundle.query_str,
-            reprompt=self._sync_reprompt(), refiner=self._refiner, refusal=self._refusal,
+            reprompt=self._sync_reprompt(), refiner=self._refiner, refusal=self._refusal, id=trace_id(),
         )
         return _rebuild(response, outcome)
 
@@ -160,7 +177,7 @@ class GuardedQueryEngine(BaseQueryEngine):
         contexts = contexts_from_nodes(response.source_nodes, self._context_mode)
         outcome = await aenforce(
             self._guard, self._policy, answer, cast(Sequence[str], contexts), query_bundle.query_str,
-            reprompt=self._async_reprompt(), refiner=self._refiner, refusal=self._refusal,
+            reprompt=self._async_reprompt(), refiner=self._refiner, refusal=self._refusal, id=trace_id(),
         )
         return _rebuild(response, outcome)
 

@@ -134,22 +134,27 @@ def test_refine_stops_as_soon_as_nothing_is_flagged(make_chain, guard, rec, hall
     assert result.history[0].score > result.history[1].score and result.history[0].feedback
     assert next(script) == UNUSED  # no further re-prompt after the passing round
     records = read_log(tmp_path / "flagged.jsonl")
-    assert [(r.event, r.round) for r in records] == [("flagged", None), ("refinement_round", 1)]
+    # rounds are logged as they happen; the flagged answer's record, once the policy is done
+    assert [(r.event, r.round) for r in records] == [("refinement_round", 1), ("flagged", None)]
+    assert records[1].action == "refined" and records[1].delivered_answer == CORRECTED
+    assert out["guard_action"] == "refined" and out["guard_original_answer"] == hallucinated
+    run_ids = {r.id for r in records}
+    assert len(run_ids) == 1 and None not in run_ids  # the LangChain run id of the guard's run
 
 
-def test_refine_obeys_max_iterations_and_logs_each_round(make_chain, guard, rec, hallucinated, tmp_path):
+def test_refine_stops_on_a_repeated_answer_and_filters(make_chain, guard, rec, hallucinated, tmp_path):
     from guardrail import Guard
 
     logged = Guard(extractor=guard.extractor, log=tmp_path / "rounds.jsonl")
-    llm = always(hallucinated)  # keeps hallucinating
-    out = (make_chain(llm) | GuardRunnable(guard=logged, policy="refine", llm=llm, max_iterations=2)).invoke(
+    llm = always(hallucinated)  # keeps returning the same answer (what small models do)
+    out = (make_chain(llm) | GuardRunnable(guard=logged, policy="refine", llm=llm, max_iterations=5)).invoke(
         {"question": rec["question"]})
     result = out["guard_result"]
-    assert not result.passed and out["answer"] == hallucinated  # annotate fallback
-    assert [h.round for h in result.history] == [0, 1, 2]
-    assert all(h.answer == hallucinated and not h.passed for h in result.history)
+    assert out["guard_stop_reason"] == "repeated"  # one re-prompt, not five
+    assert [h.round for h in result.history] == [0, 1]
+    assert out["guard_action"] in {"filtered", "refused"} and out["answer"] != hallucinated  # filter fallback
     rounds = [r for r in read_log(tmp_path / "rounds.jsonl") if r.event == "refinement_round"]
-    assert [r.round for r in rounds] == [1, 2]
+    assert [r.round for r in rounds] == [1]
     assert all(r.answer == hallucinated and r.score == pytest.approx(result.score) for r in rounds)
 
 
@@ -160,6 +165,13 @@ def test_refine_fallback_applies_at_the_cap(make_chain, guard, rec, hallucinated
     with pytest.raises(HallucinationError) as info:
         chain.invoke({"question": rec["question"]})
     assert len(info.value.result.history) == 2
+
+
+def test_plain_string_output_hints_at_retriever(guard):
+    from guardrail.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="retriever="):
+        GuardRunnable(guard=guard).invoke("just an answer")
 
 
 def test_refine_needs_a_chat_model_and_known_policy(guard):

@@ -41,8 +41,10 @@ def test_guard_chain_on_create_retrieval_chain_shape(make_chain, guard, rec):
     guarded = guard_chain(chain, guard, policy="filter")
     assert isinstance(guarded.last, GuardRunnable)
     out = guarded.invoke({"input": rec["question"]})
-    assert set(out) == {"input", "context", "answer", "guard_result"}
-    assert out["answer"] == DEFAULT_REFUSAL
+    assert set(out) == {"input", "context", "answer", "guard_result", "guard_action", "guard_original_answer",
+                        "guard_stop_reason"}
+    assert out["answer"] == DEFAULT_REFUSAL and out["guard_action"] == "refused"
+    assert out["guard_original_answer"] == rec["hallucinated_answer"]
     assert out["guard_result"].question == rec["question"]
 
 

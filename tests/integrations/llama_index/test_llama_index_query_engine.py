@@ -102,19 +102,25 @@ def test_refine_stops_when_none_flagged_and_logs_each_round(
     assert "<previous_answer>\n" + rec["hallucinated_answer"] + "\n</previous_answer>" in reprompt
     assert rec["knowledge"] in reprompt
     entries = read_log(log)
-    assert [(e.event, e.round) for e in entries] == [("flagged", None), ("refinement_round", 1)]
-    assert entries[0].answer == rec["hallucinated_answer"] and entries[1].passed
+    # rounds are logged as they happen; the flagged answer's record, once the policy is done
+    assert [(e.event, e.round) for e in entries] == [("refinement_round", 1), ("flagged", None)]
+    assert entries[1].answer == rec["hallucinated_answer"] and entries[0].passed
+    assert entries[1].action == "refined" and entries[1].delivered_answer == rec["right_answer"]
+    ids = {e.id for e in entries}  # the LlamaIndex span id of the query
+    assert len(ids) == 1 and next(iter(ids)).startswith("GuardedQueryEngine.")
 
 
-def test_refine_obeys_cap_with_always_hallucinating_llm(vector_index, make_llm, guard, records):
+def test_refine_stops_on_a_repeated_answer(vector_index, make_llm, guard, records):
     rec = records[ANUBIS]
     llm = make_llm({rec["question"]: [rec["hallucinated_answer"]]})
     engine = _engine(vector_index, llm, guard, policy="refine", max_iterations=2, fallback="filter",
                      refusal=REFUSAL)
     response = engine.query(rec["question"])
     result = response.metadata["guard_result"]
-    assert llm.calls(rec["question"]) == 3  # the answer plus exactly max_iterations re-prompts
-    assert [h.round for h in result.history] == [0, 1, 2]
+    # the same answer came back: the loop stops there instead of running to the cap
+    assert llm.calls(rec["question"]) == 2
+    assert [h.round for h in result.history] == [0, 1]
+    assert response.metadata["guard_stop_reason"] == "repeated"
     assert not any(h.passed for h in result.history)
     assert response.response == REFUSAL and response.metadata["guard_action"] == "refused"
 

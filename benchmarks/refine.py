@@ -1,0 +1,211 @@
+"""Does refinement with the local LLM fix answers without breaking good ones? (issue 15, item 7)
+
+Items (small, so that a run finishes on 2 shared CPU cores; sizes are flags):
+
+* ``realistic``: single-fact-error answers of ``benchmarks/data/realistic.jsonl``
+  (the right fact: the words of the group's closest supported answer that the error
+  answer lacks);
+* ``claims``: answers composed from the claims dev split (contexts ending in 0 or 5):
+  one supported claim, then a ``date`` / ``number`` / ``entity`` edit of another one
+  (the right fact: the words of the edited claim the wrong one lacks; the faithful part:
+  the first claim);
+* ``halueval``: HaluEval QA val hallucinated answers (the right fact: the right answer);
+* ``faithful``: supported answers (realistic paraphrases, composed supported claims);
+  when one is wrongly flagged and refined, did the refinement change a fact (a number
+  or capitalised name not in the original)?
+
+Per item: caught (flagged), fixed (the final answer passes, drops the wrong words and
+states the right fact), broken (the faithful part lost, or a refusal), rounds (LLM
+calls), seconds. The guard is the default ``Guard()``; refinement is
+``Refiner(max_iterations=3, fallback="filter", time_budget=180)`` re-prompting the local
+model through :class:`guardrail.llm.LLMClient`. Results go to
+``benchmarks/results/refine.{json,md}``, rewritten after every item (a cut run keeps
+what it measured).
+
+    python benchmarks/refine.py --n 8           # per source; about 1 minute per refined item here
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.devdata import load_claims, load_dev  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+_WORD = re.compile(r"[A-Za-z0-9][\w,.%-]*[A-Za-z0-9%]|\w")
+_STOP = set("a an the of in on at to and or is was were be been by for with as it its that this from are "
+            "has have had which who".split())
+_FACT = re.compile(r"\b\d[\d,.]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower().strip(".,") for w in _WORD.findall(text)} - _STOP
+
+
+def _right_words(wrong: str, right: str) -> list[str]:
+    return sorted(_words(right) - _words(wrong))
+
+
+def realistic_items(n: int) -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in (ROOT / "benchmarks/data/realistic.jsonl").read_text().splitlines() if x]
+    by_group: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_group.setdefault(r["group"], []).append(r)
+    out = []
+    for group in sorted(by_group)[::max(1, len(by_group) // max(n, 1))][:n]:
+        rs = by_group[group]
+        bad = next(r for r in rs if r["style"] == "single_fact_error")
+        good = max((r for r in rs if r["label"] == 0), key=lambda r: len(_words(r["answer"]) & _words(bad["answer"])))
+        out.append({"source": "realistic", "id": bad["id"], "question": bad["question"], "context": [bad["context"]],
+                    "answer": bad["answer"], "wrong": bad["error_text"] or "",
+                    "right": _right_words(bad["answer"], good["answer"]), "keep": ""})
+    return out
+
+
+def claims_items(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    bad_items, good_items = [], []
+    for ctx in load_claims("dev")[::3]:
+        cl = ctx["claims"]
+        wrong = next((c for c in cl if c["label"] == 0 and c["kind"] in ("date", "number", "entity")
+                      and c.get("of") is not None and cl[c["of"]]["kind"] in ("extractive", "paraphrase")), None)
+        keep = next((c for i, c in enumerate(cl) if c["label"] == 1 and c["kind"] in ("extractive", "paraphrase")
+                     and wrong is not None and i != wrong["of"]), None)
+        if wrong is None or keep is None:
+            continue
+        base = {"question": ctx["question"], "context": list(ctx["passages"])}
+        if len(bad_items) < n:
+            bad_items.append({**base, "source": "claims", "id": f"{ctx['id']}-{wrong['kind']}",
+                              "answer": f"{keep['text']} {wrong['text']}", "wrong": wrong.get("span", ""),
+                              "right": _right_words(wrong["text"], cl[wrong["of"]]["text"]), "keep": keep["text"]})
+        elif len(good_items) < max(1, n // 2):
+            good_items.append({**base, "source": "faithful", "id": f"{ctx['id']}-ok",
+                               "answer": f"{keep['text']} {cl[wrong['of']]['text']}", "keep": keep["text"]})
+    return bad_items, good_items
+
+
+def halueval_items(n: int) -> list[dict[str, Any]]:
+    items = load_dev("halueval_qa", 4 * n, split="val")
+    right = {i["group"]: i["answer"] for i in items if i["label"] == 0}
+    return [{"source": "halueval", "id": i["id"], "question": i["question"], "context": [i["context"]],
+             "answer": i["answer"], "wrong": "", "right": [right[i["group"]]], "keep": ""}
+            for i in items if i["label"] == 1][:n]
+
+
+def faithful_items(n: int) -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in (ROOT / "benchmarks/data/realistic.jsonl").read_text().splitlines() if x]
+    good = [r for r in rows if r["style"] == "paraphrase"][1::7][:n]
+    return [{"source": "faithful", "id": r["id"], "question": r["question"], "context": [r["context"]],
+             "answer": r["answer"], "keep": r["answer"]} for r in good]
+
+
+def _kept(keep: str, final: str) -> bool:
+    words = _words(keep)
+    return not words or len(words & _words(final)) >= 0.7 * len(words)
+
+
+def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[str, Any]:
+    final = out.answer
+    row = {"source": item["source"], "id": item["id"], "caught": not first.passed, "action": out.action,
+           "stop": out.stop_reason, "rounds": max(0, len(out.result.history) - 1), "seconds": round(seconds, 1),
+           "original": item["answer"], "final": final, "passed": out.result.passed}
+    if item["source"] == "faithful":
+        new_facts = set(_FACT.findall(final)) - set(_FACT.findall(item["answer"]))
+        row["changed_fact"] = bool(not first.passed and out.action == "refined" and new_facts)
+        row["broken"] = not _kept(item["keep"], final) or out.action == "refused"
+        return row
+    fl = final.lower()
+    right_ok = not item["right"] or any(w.lower() in fl for w in item["right"])
+    wrong_gone = not item["wrong"] or item["wrong"].lower() not in fl
+    row["fixed"] = bool(out.result.passed and out.action in ("refined", "passed") and right_ok and wrong_gone)
+    row["broken"] = bool(item["keep"]) and (not _kept(item["keep"], final) or out.action == "refused")
+    return row
+
+
+def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    errs = [r for r in rows if r["source"] != "faithful"]
+    caught = [r for r in errs if r["caught"]]
+    refined = [r for r in rows if r["caught"]]
+    good = [r for r in rows if r["source"] == "faithful"]
+    fixed_3 = [r for r in caught if r["fixed"] and r["rounds"] <= 3]
+    return {
+        "errors": len(errs), "caught": len(caught), "fixed": len(fixed_3),
+        "fixed_share_of_caught": round(len(fixed_3) / len(caught), 3) if caught else None,
+        "broken": sum(r["broken"] for r in rows), "items": len(rows),
+        "broken_share": round(sum(r["broken"] for r in rows) / len(rows), 3) if rows else None,
+        "faithful": len(good), "faithful_flagged": sum(r["caught"] for r in good),
+        "faithful_fact_changed": sum(r.get("changed_fact", False) for r in good),
+        "median_rounds": statistics.median(r["rounds"] for r in refined) if refined else None,
+        "median_seconds": statistics.median(r["seconds"] for r in refined) if refined else None,
+        "max_rounds": max((r["rounds"] for r in refined), default=0),
+        "stop_reasons": {s: sum(r["stop"] == s for r in refined) for s in sorted({r["stop"] for r in refined})},
+        "per_source": {s: {"n": sum(r["source"] == s for r in rows),
+                           "caught": sum(r["caught"] for r in rows if r["source"] == s),
+                           "fixed": sum(r.get("fixed", False) for r in rows if r["source"] == s)}
+                       for s in ("realistic", "claims", "halueval", "faithful")},
+    }
+
+
+def _write(rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
+    s = _summary(rows)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "refine.json").write_text(json.dumps({"meta": meta, "summary": s, "items": rows}, indent=1))
+    lines = ["# Refinement with the local LLM (`benchmarks/refine.py`)", "",
+             f"{meta['note']}", "", "| measure | value |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in s.items() if k != "per_source"]
+    lines += ["", "| source | items | caught | fixed |", "|---|---|---|---|"]
+    lines += [f"| {k} | {v['n']} | {v['caught']} | {v['fixed']} |" for k, v in s["per_source"].items()]
+    lines += ["", "| item | caught | action | stop | rounds | s | fixed | broken | final answer |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {r['id']} | {r['caught']} | {r['action']} | {r['stop']} | {r['rounds']} | {r['seconds']} | "
+              f"{r.get('fixed', r.get('changed_fact', ''))} | {r['broken']} | "
+              f"{r['final'][:90].replace('|', '/')} |" for r in rows]
+    (RESULTS / "refine.md").write_text("\n".join(lines) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=6, help="items per error source (faithful: the same)")
+    ap.add_argument("--max-iterations", type=int, default=3)
+    ap.add_argument("--budget", type=float, default=180.0, help="seconds per refinement loop")
+    args = ap.parse_args(argv)
+    from guardrail import Guard
+    from guardrail.llm import LLMClient
+    from guardrail.llm.local import llm_endpoint
+    from guardrail.policy.refine import Refiner, enforce
+
+    claims_bad, claims_good = claims_items(args.n)
+    items = (realistic_items(args.n) + halueval_items(args.n) + faithful_items(max(1, args.n - args.n // 2))
+             + claims_bad + claims_good)  # short contexts first: a cut run keeps the cheap items
+    guard = Guard()
+    meta = {"n_per_source": args.n, "max_iterations": args.max_iterations, "budget_s": args.budget,
+            "model": "Qwen2.5-Coder-1.5B-Instruct Q4_K_M (local, xllamacpp, 2 threads)",
+            "note": (f"{len(items)} items ({args.n} per error source); the machine had 2 CPU cores shared with "
+                     "a training run, so seconds are an upper bound.")}
+    rows: list[dict[str, Any]] = []
+    with llm_endpoint() as url:
+        client = LLMClient(url, max_tokens=120, timeout=1200)
+        for k, item in enumerate(items, 1):
+            t0 = time.perf_counter()
+            first = guard.check(item["answer"], item["context"], item["question"], log=False)
+            refiner = Refiner(guard, max_iterations=args.max_iterations, fallback="filter", time_budget=args.budget)
+            out = enforce(guard, "refine", item["answer"], item["context"], item["question"],
+                          reprompt=client.reprompt, refiner=refiner)
+            rows.append(_score(item, first, out, time.perf_counter() - t0))
+            _write(rows, meta)
+            print(f"[{k}/{len(items)}] {item['id']}: caught={rows[-1]['caught']} {out.action} "
+                  f"rounds={rows[-1]['rounds']} {rows[-1]['seconds']} s", flush=True)
+    print(json.dumps(_summary(rows), indent=1))
+
+
+if __name__ == "__main__":
+    main()

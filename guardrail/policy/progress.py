@@ -1,0 +1,125 @@
+"""When a refinement round counts as progress, and which answers are never refined.
+
+A round is compared with the best round so far (the original answer to begin with):
+
+* **worse** (rejected): it lost a supported claim (a word group of an answer sentence
+  that held no flagged node is gone), or it has more flagged nodes;
+* **better** (accepted): not worse, and it passes or has fewer flagged nodes;
+* otherwise **no progress**: the same number of flagged nodes (the same error, or
+  another one in its place).
+
+The loop stops at the first round that is not better, and at once when an answer
+repeats an earlier one (see :class:`~guardrail.policy.refine.Refiner`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from guardrail.policy.policies import PolicyOutcome
+from guardrail.text.sentences import split_sentences
+from guardrail.types import GuardResult, RefinementRound
+
+__all__ = ["LoopState", "make_round", "Verdict", "compare_rounds", "supported_phrases", "lost_phrases", "is_declined", "same_answer"]
+
+Verdict = Literal["better", "worse", "no_progress"]
+
+_WORD = re.compile(r"\w+")
+_DECLINE = frozenset("know knows sure unsure sorry answer idea information info tell say help certain "
+                     "uncertain unknown unclear afraid unable context provided mention mentioned".split())
+_FILLER = frozenset("i i'm im am do does did don doesn didn not no cannot can t s m the a an this that "
+                    "it is was be to in of any enough there about which what who given find found "
+                    "able have has".split())
+
+
+def _norm(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def same_answer(a: str, b: str) -> bool:
+    """Whether two answers are the same up to case, punctuation and white space."""
+    return _norm(a) == _norm(b)
+
+
+def supported_phrases(result: GuardResult) -> list[str]:
+    """Node texts of the answer sentences that hold no flagged node (its supported claims)."""
+    answer = result.answer
+    flagged = [(n.span.start, n.span.end) for n in result.flagged_nodes if n.span is not None]
+    bad = [(a, b) for a, b in split_sentences(answer) if any(a <= s < b for s, _ in flagged)]
+    out = []
+    for node in result.claim_graph.nodes:
+        sp = node.span
+        if sp is None or sp.source != -1 or any(a <= sp.start < b for a, b in bad):
+            continue
+        if len(_norm(node.text)) >= 2:
+            out.append(node.text)
+    return out
+
+
+def lost_phrases(before: GuardResult, after: str) -> list[str]:
+    """The supported phrases of ``before`` that ``after`` no longer contains."""
+    text = f" {_norm(after)} "
+    return [p for p in supported_phrases(before) if f" {_norm(p)} " not in text]
+
+
+def compare_rounds(best: GuardResult, new: GuardResult) -> tuple[Verdict, list[str]]:
+    """Judge ``new`` against ``best``; returns the verdict and the lost phrases."""
+    lost = lost_phrases(best, new.answer)
+    if lost or len(new.flagged_nodes) > len(best.flagged_nodes) or new.abstained and not best.abstained:
+        return "worse", lost
+    if new.passed or len(new.flagged_nodes) < len(best.flagged_nodes):
+        return "better", lost
+    return "no_progress", lost
+
+
+def is_declined(answer: str) -> bool:
+    """True when the whole answer declines to answer ("I don't know.", "The context does not say.").
+
+    Every word is a declining word or a filler word, and at least one is declining.
+    """
+    words = _WORD.findall(answer.lower())
+    return bool(words) and any(w in _DECLINE for w in words) and all(
+        w in _DECLINE or w in _FILLER for w in words)
+
+
+def make_round(i: int, answer: str, result: GuardResult, feedback: str) -> RefinementRound:
+    """The history entry of round ``i``."""
+    return RefinementRound(round=i, answer=answer, score=result.score, passed=result.passed,
+                           flagged=tuple(n.text for n in result.flagged_nodes), feedback=feedback)
+
+
+@dataclass
+class LoopState:
+    """The refinement loop's memory: the best round so far, every round, why it stopped."""
+
+    original: str
+    best: GuardResult
+    history: list[RefinementRound]
+    t0: float
+    stop: str = ""
+    rejected: list[int] = field(default_factory=list)
+    best_answer: str = ""
+
+    def __post_init__(self) -> None:
+        self.best_answer = self.best_answer or self.original
+
+    def step(self, i: int, answer: str, result: GuardResult) -> None:
+        """Record round ``i``; accept it as the best, or set :attr:`stop`."""
+        repeated = any(same_answer(answer, h.answer) for h in self.history)
+        verdict, _ = compare_rounds(self.best, result)
+        self.history.append(make_round(i, answer, result, ""))
+        if verdict == "better" and not repeated:
+            self.best, self.best_answer = result, answer
+            self.stop = "passed" if result.passed else ""
+            return
+        if verdict == "worse":
+            self.rejected.append(i)
+        self.stop = "repeated" if repeated else verdict
+
+    def finish(self, action: str) -> PolicyOutcome:
+        """The outcome with the best answer and the full history."""
+        final = self.best.model_copy(update={"history": tuple(self.history)})
+        return PolicyOutcome(self.best_answer, final, action, self.original,  # type: ignore[arg-type]
+                             stop_reason=self.stop or action, rejected_rounds=tuple(self.rejected))
