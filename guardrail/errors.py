@@ -11,8 +11,9 @@ Bad arguments also derive from :class:`ValueError`, so generic callers that catc
     ├── ExtractionError                    triple extraction failed (not bad input)
     ├── DetectorError                      a detector or its model failed while scoring
     ├── KnowledgeBaseError                 a knowledge base / SPARQL endpoint failed
-    ├── LLMError                           an LLM endpoint failed after retries
+    ├── LLMError                           an LLM endpoint failed after retries (``transient`` says if worth retrying)
     │   └── RefinementError                the refinement loop got no new answer
+    ├── ModelFileError                     a local model file is missing or its SHA-256 differs
     ├── LogSinkError                       a flagged-answer log could not write or read
     ├── BatchError                         an item of ``check_many`` failed; earlier results travel with it
     └── HallucinationError                 the ``raise`` policy: the answer was flagged
@@ -40,6 +41,7 @@ __all__ = [
     "LogSinkError",
     "KnowledgeBaseError",
     "LLMError",
+    "ModelFileError",
     "RefinementError",
     "HallucinationError",
     "BatchError",
@@ -75,7 +77,25 @@ class KnowledgeBaseError(GuardrailError):
 
 
 class LLMError(GuardrailError):
-    """An LLM endpoint failed after retries, or returned output that cannot be parsed."""
+    """An LLM endpoint kept failing (after retries) or returned an unusable reply.
+
+    Parameters
+    ----------
+    message : str
+        What failed.
+    transient : bool
+        ``True`` when the last failure was a connection error, a timeout, a rate limit or a
+        5xx (worth trying again later); ``False`` for a bad request, a bad key or an
+        unparsable reply.
+    """
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
+
+
+class ModelFileError(GuardrailError):
+    """A local model file is missing, incomplete, or its SHA-256 differs from the pinned one."""
 
 
 class RefinementError(LLMError):

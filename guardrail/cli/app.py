@@ -34,6 +34,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from guardrail.io import InputLine, read_items
 from guardrail.cli.lines import check_batch as _check_batch
+from guardrail.cli.llm import llm_app
 from guardrail.cli.render import markup
 from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
@@ -47,6 +48,7 @@ app = typer.Typer(
 )
 log_app = typer.Typer(no_args_is_help=True, help="Inspect a flagged-answer log.")
 app.add_typer(log_app, name="log")
+app.add_typer(llm_app, name="llm")
 
 out_console = Console()
 err_console = Console(stderr=True)
@@ -135,8 +137,14 @@ def check(
     engine: Annotated[str, typer.Option(help="local (one process) or ray (Ray Data, 'ray' extra).")] = "local",
     num_cpus: Annotated[int | None, typer.Option(min=1, help="Ray workers (default: all CPUs).")] = None,
     ray_address: Annotated[str | None, typer.Option(help="Existing Ray cluster: auto, ray://host:10001.")] = None,
+    policy: Annotated[str, typer.Option(help="annotate (write verdicts) or refine (re-prompt the LLM).")] = "annotate",
+    llm_base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for --policy refine.")] = None,
+    llm_model: Annotated[str, typer.Option(help="Model name sent to the endpoint.")] = "local",
 ) -> None:
-    """Check every answer of INPUT against its context; write compact results to --out."""
+    """Check every answer of INPUT against its context; write compact results to --out.
+
+    With ``--policy refine --llm-base-url URL`` each flagged answer is re-prompted until it
+    passes (KG-Guard refinement); each line gets the final answer and the round history."""
     from guardrail.cli.render import metrics_table
     from guardrail.cli.scale import RayCounter, ray_stream
     from guardrail.metrics import result_metrics
@@ -146,6 +154,9 @@ def check(
     lines = read_items(input)
     sink = _open_log(log)
     guard = _guard_or_exit(config, sink)
+    if policy != "annotate":
+        _check_refine(guard, lines, out, policy, llm_base_url, llm_model)
+        return
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     keep = graphs or report is not None
@@ -188,6 +199,19 @@ def check(
 
 
 _GRAPHS = ("claim_graph", "context_graph")
+
+
+def _check_refine(guard: Guard, lines: Sequence[InputLine], out: Path, policy: str, base_url: str | None,
+                  model: str) -> None:
+    """``check --policy refine``: refine every line through the LLM at ``base_url``."""
+    if policy != "refine":
+        raise typer.BadParameter(f"expected annotate or refine, got {policy!r}", param_hint="--policy")
+    if base_url is None:
+        raise typer.BadParameter("--policy refine needs --llm-base-url", param_hint="--llm-base-url")
+    from guardrail.cli.llm import refine_lines, write_refined
+
+    n = write_refined(refine_lines(guard, lines, base_url, model), out)
+    err_console.print(f"{n} line(s) refined -> {markup(out)}", highlight=False)
 
 
 def _require_extras(engine: str, report: Path | None) -> None:

@@ -235,7 +235,7 @@ class VerifierDetector(Detector):
             sents = [t for _, _, _, t in context_sentences(contexts)]
             if not sents:
                 continue
-            for u in _units(answer, question if self.question_prefix else None, True):
+            for u in _units(answer, question, self.question_prefix):
                 evidence.append(select_evidence(u.claim, sents, max_words=self.max_evidence_words).text)
                 claims.append(u.claim)
         if claims:
@@ -243,7 +243,7 @@ class VerifierDetector(Detector):
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the answer: ``1 - `` the support of its least supported sentence claim."""
-        units = _units(item.answer, item.question if self.question_prefix else None, True)
+        units = _units(item.answer, item.question, self.question_prefix)
         sents, spans = _evidence_sentences(item)
         if not units or not sents:
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
