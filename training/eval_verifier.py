@@ -29,15 +29,14 @@ from guardrail.models.claim_verifier import ClaimVerifier  # noqa: E402
 
 
 def dev_pairs(halueval_limit: int, prefix: bool = False) -> list[dict]:
-    """Dev pairs, formatted as at inference: a claim of at most
-    :data:`~guardrail.align.claims.SHORT_CLAIM_WORDS` words gets the question in front; with
-    ``prefix`` every claim does."""
+    """Dev pairs, formatted as at inference (claims as written); with ``prefix`` the question
+    is put in front of every claim."""
     rows = [json.loads(line) for line in open(data_dir() / "nli" / "dev.jsonl", encoding="utf-8")]
     out = [{"evidence": r["premise"], "claim": claim_text(r["hypothesis"], r.get("context") if prefix else None),
             "label": r["label"], "source": f"nli:{r['dataset']}"} for r in rows]
     for task in ("qa", "dialogue"):
         for it in load_dev(f"halueval_{task}", split="val", limit=halueval_limit, seed=1):
-            claim = claim_text(it["answer"], it["question"], always=prefix)
+            claim = claim_text(it["answer"], it["question"] if prefix else None, always=True)
             sents = [it["context"][s:e] for s, e in split_sentences(it["context"])]
             out.append({"evidence": select_evidence(claim, sents).text, "claim": claim,
                         "label": 1 - it["label"], "source": f"halueval_{task}:val"})
