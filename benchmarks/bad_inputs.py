@@ -102,7 +102,7 @@ class Case:
     category: str
     name: str
     call: Callable[[], Any]
-    judge: Callable[[Any], "Verdict"] | None = None
+    judge: Callable[[Any], Verdict] | None = None
     quick: bool = False
 
 
@@ -559,7 +559,6 @@ def log_cases(env: Env) -> list[Case]:
             from typer.testing import CliRunner
 
             from guardrail.cli import app as cli
-
             from guardrail.errors import GuardrailError
 
             path = Path(tempfile.mkdtemp(dir=env.tmp)) / f"flagged{suffix}"

@@ -214,7 +214,7 @@ def load_qags(path: str | Path) -> list[dict[str, Any]]:
 
 
 def _in_val(group: str, val_fraction: float, seed: int) -> bool:
-    digest = hashlib.sha256(f"{seed}\x00{group}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{seed}\x00{group}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2.0**64 < val_fraction
 
 

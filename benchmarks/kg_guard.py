@@ -34,7 +34,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "training"))
 
 import numpy as np  # noqa: E402
-
 from kg_guard_data import alignment_input, featurize, node_examples  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"

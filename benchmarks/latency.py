@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from guardrail import Guard  # noqa: E402
 from benchmarks.devdata import load_dev  # noqa: E402
+from guardrail import Guard  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results"
 SAMPLE = ROOT / "examples" / "data" / "halueval_sample.jsonl"

@@ -37,12 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sklearn.metrics import roc_auc_score  # noqa: E402
 
 import guardrail.config as gconfig  # noqa: E402
+from benchmarks.devdata import load_dev  # noqa: E402
 from guardrail import Guard  # noqa: E402
 from guardrail.config import GuardConfig, save_config  # noqa: E402
-from guardrail.metrics import classification_metrics  # noqa: E402
-from benchmarks.devdata import load_dev  # noqa: E402
 from guardrail.extract.base import Extractor  # noqa: E402
 from guardrail.extract.spacy_extractor import SpacyExtractor  # noqa: E402
+from guardrail.metrics import classification_metrics  # noqa: E402
 from guardrail.types import GuardResult, KnowledgeGraph  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from guardrail.cli.app import read_items, run_guard  # noqa: E402
 from benchmarks.devdata import load_dev, write_jsonl  # noqa: E402
+from guardrail.cli.app import read_items, run_guard  # noqa: E402
 from guardrail.guard import Guard  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results"

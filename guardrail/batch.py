@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from guardrail._optional import require
-from guardrail.io import InputLine, _parse_line, read_items
 from guardrail.errors import InvalidInputError
+from guardrail.io import InputLine, _parse_line, read_items
 
 __all__ = ["AuditResult", "GuardWorker", "require_ray", "init_ray", "ray_rows", "audit"]
 
@@ -102,7 +102,7 @@ class GuardWorker:
             if int(n) <= 0 and "id" not in ln.raw and not ln.error:
                 ln.item, ln.error = None, "missing 'id' (Parquet and Dataset rows need one)"
             lines.append(ln)
-        from guardrail.cli.app import _check_batch
+        from guardrail.io import check_batch as _check_batch
 
         before = len(self.guard.unlogged)
         rows: list[dict[str, Any]] = []

@@ -112,7 +112,7 @@ class GuardConfig(BaseModel):
     max_claims: _Int = Field(default=100, ge=1)
 
     @model_validator(mode="after")
-    def _check(self) -> "GuardConfig":
+    def _check(self) -> GuardConfig:
         if not self.detectors:
             raise ValueError("detectors must name at least one detector")
         for k, w in self.weights.items():

@@ -113,7 +113,7 @@ class HallucinationError(GuardrailError):
         The answer that was flagged (never lost: it travels with the error).
     """
 
-    def __init__(self, result: "GuardResult", answer: str | None = None) -> None:
+    def __init__(self, result: GuardResult, answer: str | None = None) -> None:
         self.result = result
         self.answer = answer if answer is not None else result.answer
         nodes = ", ".join(repr(n.text) for n in result.flagged_nodes[:5]) or "none"
@@ -140,7 +140,7 @@ class BatchError(GuardrailError):
         What the item raised (also the error's ``__cause__``).
     """
 
-    def __init__(self, index: int, results: "list[GuardResult]", cause: BaseException) -> None:
+    def __init__(self, index: int, results: list[GuardResult], cause: BaseException) -> None:
         self.index = index
         self.results = results
         self.cause = cause

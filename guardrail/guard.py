@@ -16,19 +16,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from guardrail.flag import abstain, flag_nodes, prefetch_embeddings, with_source
 from guardrail.aggregate import final_score
-from guardrail.config import GuardConfig, load_config, shipped_configs
-from guardrail.extract.given import ContextInput, split_context_input
-from guardrail.detectors import AlignmentInput, Detector, build_detectors
 from guardrail.align.encoder import TextEncoder, shared_encoder
+from guardrail.config import GuardConfig, load_config, shipped_configs
+from guardrail.detectors import AlignmentInput, Detector, build_detectors
 from guardrail.errors import BatchError, InvalidInputError, LogSinkError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
-from guardrail.log.records import UnloggedRecords
 from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
-from guardrail.validate import clean_text, size_reason, validate_input
+from guardrail.extract.given import ContextInput, split_context_input
+from guardrail.flag import abstain, flag_nodes, prefetch_embeddings, with_source
+from guardrail.log.records import UnloggedRecords
 from guardrail.types import GuardResult, KnowledgeGraph
+from guardrail.validate import clean_text, size_reason, validate_input
 
 __all__ = ["Guard"]
 
@@ -177,7 +177,7 @@ class Guard:
                 self._detectors[config.name] = build_detectors(names, dict(config.detector_params))
             return self._detectors[config.name]
 
-    def warm_up(self) -> "Guard":
+    def warm_up(self) -> Guard:
         """Load the models now (spaCy, the MiniLM encoder, the claim verifier: about 1 s)
         instead of on the first check, by checking one tiny answer (not logged).
 

@@ -11,10 +11,11 @@ retrieved passages; an *answer node* is a node of the claim graph.
 
 from __future__ import annotations
 
-from guardrail.errors import InvalidInputError
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from guardrail.errors import InvalidInputError
 
 __all__ = [
     "Span",
@@ -54,7 +55,7 @@ class Span(BaseModel):
     source: int = -1
 
     @model_validator(mode="after")
-    def _check_order(self) -> "Span":
+    def _check_order(self) -> Span:
         if self.end < self.start:
             raise ValueError(f"span end {self.end} is before start {self.start}")
         return self
@@ -152,7 +153,7 @@ class KnowledgeGraph(BaseModel):
         raise InvalidInputError(f"no node with id {node_id!r} in this graph")
 
     @classmethod
-    def merge(cls, graphs: "list[KnowledgeGraph] | tuple[KnowledgeGraph, ...]") -> "KnowledgeGraph":
+    def merge(cls, graphs: list[KnowledgeGraph] | tuple[KnowledgeGraph, ...]) -> KnowledgeGraph:
         """Merge per-passage graphs into one context graph.
 
         Node ids must already be unique across graphs (extractors prefix them with the

@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from guardrail.align.claims import claim_text, select_evidence  # noqa: E402
 from benchmarks.devdata import data_dir, load_claims, load_dev  # noqa: E402
+from guardrail.align.claims import claim_text, select_evidence  # noqa: E402
 from guardrail.text.sentences import split_sentences  # noqa: E402
 
 #: Per-source cap on NLI train pairs (the rest are taken whole).
@@ -165,7 +165,7 @@ def synthetic_pairs(items: list[dict], nlp, rng: random.Random, per_doc: int, so
     flat = [s for _, _, g in docs for s in g]
     parsed = list(nlp.pipe(flat, batch_size=64))
     out, k = [], 0
-    for ctx, sents, good in docs:
+    for _ctx, sents, good in docs:
         dp = parsed[k:k + len(good)]
         k += len(good)
         pool: dict[str, list[str]] = {}

@@ -22,10 +22,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from guardrail.align.claims import claim_text, select_evidence  # noqa: E402
 from benchmarks.devdata import data_dir, load_dev  # noqa: E402
-from guardrail.text.sentences import split_sentences  # noqa: E402
+from guardrail.align.claims import claim_text, select_evidence  # noqa: E402
 from guardrail.models.claim_verifier import ClaimVerifier  # noqa: E402
+from guardrail.text.sentences import split_sentences  # noqa: E402
 
 
 def dev_pairs(halueval_limit: int, prefix: bool = False) -> list[dict]:

@@ -29,8 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.devdata import load_dev  # noqa: E402
-from training.kg_guard_paths import parse_kg_paths  # noqa: E402
 from guardrail.text.sentences import split_sentences  # noqa: E402
+from training.kg_guard_paths import parse_kg_paths  # noqa: E402
 
 __all__ = ["SWAP_LABELS", "NUM_LABELS", "node_examples", "answer_examples", "diff_span", "alignment_input", "featurize"]
 
@@ -186,8 +186,8 @@ def answer_examples(split: str, n_per_task: int, seed: int = 0) -> list[dict[str
 
 def alignment_input(ex: dict[str, Any], guard: Any, claim: Any = None) -> Any:
     """The :class:`~guardrail.detectors.AlignmentInput` the guard would build for ``ex``."""
-    from guardrail.extract.given import split_context_input
     from guardrail.detectors import AlignmentInput
+    from guardrail.extract.given import split_context_input
 
     claim = claim if claim is not None else guard.extractor.extract(ex["answer"], source=-1)
     if "triples" in ex:
@@ -206,10 +206,9 @@ def featurize(examples: list[dict[str, Any]], guard: Any, *, verifier: Any = Non
     """
     import numpy as np
 
+    from guardrail.align.claims import last_turn
     from guardrail.detectors.kg_guard import verifier_node_features
     from guardrail.models.kg_guard_graph import answer_nodes, build_augmented_graph
-
-    from guardrail.align.claims import last_turn
 
     cfg = cfg or {"align_k": 3, "max_context_nodes": 64, "max_answer_nodes": 32}
     # batch the expensive parts: one spaCy pass over answers and new passages, one encoder call

@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
-
 from kg_guard_data import answer_examples, featurize, node_examples  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

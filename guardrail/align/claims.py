@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guardrail.text.sentences import split_sentences
 from guardrail.errors import InvalidInputError
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
+from guardrail.text.sentences import split_sentences
 
 __all__ = [
     "EVIDENCE_MAX_WORDS",

@@ -92,7 +92,7 @@ class MiniLMEncoder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.RLock()
 
-    def load(self) -> "MiniLMEncoder":
+    def load(self) -> MiniLMEncoder:
         """Load the tokenizer and the ONNX model now (reloaded when the thread setting changed).
 
         Raises
@@ -208,4 +208,4 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     if a.size == 0 or b.size == 0:
         return np.zeros((a.shape[0], b.shape[0]), dtype=np.float32)
-    return np.clip(a @ b.T, -1.0, 1.0)
+    return np.asarray(np.clip(a @ b.T, -1.0, 1.0), dtype=np.float32)

@@ -18,10 +18,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from guardrail.text.lexical import shortlist
 from guardrail.align.encoder import TextEncoder, cosine_matrix
-from guardrail.types import KnowledgeGraph, Node, Triple
 from guardrail.errors import InvalidInputError
+from guardrail.text.lexical import shortlist
+from guardrail.types import KnowledgeGraph, Node, Triple
 
 __all__ = ["select_relations", "cluster_labels", "nearest_nodes", "DISTANCE_THRESHOLD"]
 

@@ -32,12 +32,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from guardrail.io import InputLine, read_items
-from guardrail.cli.lines import check_batch as _check_batch
 from guardrail.cli.llm import llm_app
 from guardrail.cli.render import markup
 from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
+from guardrail.io import InputLine, read_items
+from guardrail.io import check_batch as _check_batch
 from guardrail.log.sinks import LogSink, open_sink
 
 __all__ = ["app", "InputLine", "read_items", "make_guard", "run_guard", "main"]
@@ -100,7 +100,7 @@ def _report_errors(rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Pat
 
 def _labelled(rows: Sequence[tuple[InputLine, dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[int]]:
     pairs = [(row, ln.label) for ln, row in rows if ln.label is not None and "error" not in row]
-    return [p[0] for p in pairs], [int(p[1]) for p in pairs]  # type: ignore[arg-type]
+    return [p[0] for p in pairs], [int(p[1]) for p in pairs if p[1] is not None]
 
 
 def _open_log(path: Path | None) -> LogSink | None:

@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from guardrail.io import InputLine
 from guardrail.errors import InvalidInputError
+from guardrail.io import InputLine
 
 __all__ = ["RayCounter", "check_extras", "ray_stream", "write_pairs_report"]
 

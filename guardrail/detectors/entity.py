@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from guardrail.text.lexical import TextIndex, numbers_in
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.grounding import GroundingDetector, _node_support, context_index, ground_nodes
+from guardrail.text.lexical import TextIndex, numbers_in
 from guardrail.types import DetectorOutput
 
 __all__ = ["EntityGroundingDetector"]

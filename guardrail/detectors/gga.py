@@ -104,7 +104,7 @@ def check_white_box(model: Any, tokenizer: Any) -> None:
             "the gga detector reads the generator's internals and needs a white-box model: "
             "pass a transformers causal LM and its tokenizer, GGADetector(model=..., "
             "tokenizer=...), and the detector instance to Guard(detectors=[...])")
-    if not callable(model) or not callable(getattr(tokenizer, "__call__", None)):
+    if not callable(model) or not callable(tokenizer):
         raise DetectorError(f"model and tokenizer must be callable transformers objects, got "
                             f"{type(model).__name__} and {type(tokenizer).__name__}")
     torch = require_torch()

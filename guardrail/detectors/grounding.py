@@ -28,6 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from guardrail.align.encoder import TextEncoder, cosine_matrix
+from guardrail.detectors.base import AlignmentInput, Detector
+from guardrail.errors import InvalidInputError
 from guardrail.text.lexical import (
     NUMERIC_KINDS,
     TextIndex,
@@ -38,10 +41,7 @@ from guardrail.text.lexical import (
     stems,
 )
 from guardrail.text.lexicon import POLAR_WORDS
-from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Triple
-from guardrail.errors import InvalidInputError
 
 __all__ = ["GroundingDetector", "NodeGrounding", "ground_nodes", "soft", "context_index"]
 

@@ -26,12 +26,11 @@ import math
 import re
 from typing import Literal
 
-from guardrail.text.lexical import stem
-from guardrail.text.lexicon import POLAR_WORDS
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.text.lexicon import STOP_WORDS
-from guardrail.types import DetectorOutput, NodeSupport
 from guardrail.errors import InvalidInputError
+from guardrail.text.lexical import stem
+from guardrail.text.lexicon import POLAR_WORDS, STOP_WORDS
+from guardrail.types import DetectorOutput, NodeSupport
 
 __all__ = ["NoveltyDetector", "tokens", "ngrams"]
 

@@ -20,14 +20,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from guardrail.text.lexicon import POLAR_WORDS
-from guardrail.text.lexical import TextIndex, bigrams, has_content, numbers_in, stems
+from guardrail.align.encoder import cosine_matrix
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.grounding import context_index, soft
-from guardrail.align.encoder import cosine_matrix
+from guardrail.errors import InvalidInputError
+from guardrail.text.lexical import TextIndex, bigrams, has_content, numbers_in, stems
+from guardrail.text.lexicon import POLAR_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport, Span
-from guardrail.errors import InvalidInputError
 
 __all__ = [
     "LexicalSupportDetector",

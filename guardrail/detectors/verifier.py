@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 from guardrail.align.claims import EVIDENCE_MAX_WORDS, claim_text, context_sentences, select_evidence
-from guardrail.text.lexical import numbers_in
 from guardrail.detectors.base import AlignmentInput, Detector
+from guardrail.errors import InvalidInputError
+from guardrail.text.lexical import numbers_in
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
-from guardrail.errors import InvalidInputError
 
 __all__ = ["VerifierDetector"]
 

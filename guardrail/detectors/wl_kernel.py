@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels, select_relations
-from guardrail.text.lexical import has_content
-from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.align.encoder import TextEncoder, cosine_matrix
+from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels, select_relations
+from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import DetectorError, InvalidInputError
+from guardrail.text.lexical import has_content
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport
 
 __all__ = ["WLKernelDetector", "wl_similarity", "to_grakel_input"]

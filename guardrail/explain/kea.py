@@ -23,12 +23,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from guardrail.align.relations import select_relations
-from guardrail.text.lexical import numbers_in
-from guardrail.detectors.base import AlignmentInput
 from guardrail.align.encoder import TextEncoder, cosine_matrix
+from guardrail.align.relations import select_relations
+from guardrail.detectors.base import AlignmentInput
 from guardrail.errors import InvalidInputError
 from guardrail.explain.base import Explainer
+from guardrail.text.lexical import numbers_in
 from guardrail.types import (
     ContradictionPair,
     DetectorOutput,

@@ -14,8 +14,8 @@ from typing import Any
 
 from guardrail.errors import InvalidInputError
 from guardrail.extract.base import Extractor
-from guardrail.validate import _context_size
 from guardrail.types import KnowledgeGraph
+from guardrail.validate import _context_size
 
 __all__ = ["PREFETCH_WINDOW_CHARS", "CACHE_MAX_CHARS", "PassageCache", "cache_key", "check_fields", "windows"]
 

@@ -21,8 +21,8 @@ from guardrail.errors import ExtractionError, InvalidInputError
 from guardrail.extract.base import Extractor
 from guardrail.extract.normalize import normalize_label
 from guardrail.extract.triples import DocGraphBuilder
-from guardrail.types import KnowledgeGraph, Node, Span, Triple
 from guardrail.text.lexicon import POLAR_FALLBACK_WORDS
+from guardrail.types import KnowledgeGraph, Node, Span, Triple
 
 __all__ = ["SpacyExtractor", "DEFAULT_MODEL"]
 

@@ -168,7 +168,7 @@ class LLMClient:
         """Async :meth:`chat` (runs it in a worker thread)."""
         return await asyncio.to_thread(self.chat, messages, max_tokens=max_tokens)
 
-    def reprompt(self, request: "RefinementRequest") -> str:
+    def reprompt(self, request: RefinementRequest) -> str:
         """A refinement re-prompt: ``fn(RefinementRequest) -> str`` for :func:`~guardrail.policy.refine.enforce`.
 
         The reply is stripped; its length is capped at twice the previous answer's
@@ -180,7 +180,7 @@ class LLMClient:
         cap = min(self.max_tokens, max(64, 2 * len(request.answer.split()) + 16))
         return self.chat(refinement_messages(request), max_tokens=cap).strip()
 
-    async def areprompt(self, request: "RefinementRequest") -> str:
+    async def areprompt(self, request: RefinementRequest) -> str:
         """Async :meth:`reprompt`."""
         return await asyncio.to_thread(self.reprompt, request)
 

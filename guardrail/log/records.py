@@ -12,9 +12,9 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -44,7 +44,7 @@ _EVENTS = ("flagged", "abstained", "refinement_round")
 
 
 def _utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def context_hash(contexts: str | Sequence[str]) -> str:
@@ -155,7 +155,7 @@ class FlaggedRecord(BaseModel):
     def from_result(
         cls, result: GuardResult, contexts: str | Sequence[str], *, event: str = "flagged",
         round: int | None = None, action: str | None = None, delivered_answer: str | None = None,
-    ) -> "FlaggedRecord":
+    ) -> FlaggedRecord:
         """Build the record of ``result``.
 
         Parameters
@@ -312,10 +312,10 @@ class LogSink(ABC):
         """
         raise LogSinkError(f"{type(self).__name__} cannot be read back")
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: sinks without resources keep it empty
         """Release files and connections (writing again reopens them)."""
 
-    def __enter__(self) -> "LogSink":
+    def __enter__(self) -> LogSink:
         return self
 
     def __exit__(

@@ -156,7 +156,7 @@ class ClaimVerifier:
             return checked_files(self.model_dir, names, what="claim verifier")
         return {n: self.model_dir / n for n in names}
 
-    def load(self) -> "ClaimVerifier":
+    def load(self) -> ClaimVerifier:
         """Load the tokenizer and the model now (reloaded when the thread setting changed)."""
         with self._lock:
             if self._session is None or self._version != runtime.settings_version():

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.extract.given import linearise
 from guardrail.text.lexical import NUMERIC_KINDS, numbers_in, shortlist
-from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.text.sentences import split_sentences
 from guardrail.types import KnowledgeGraph, Node
 

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from guardrail.errors import DetectorError
-from guardrail.models.weights import checked_files, sha256_file, write_sums
 from guardrail.models.kg_guard_graph import EDGE_TYPES, AugmentedGraph
+from guardrail.models.weights import checked_files, sha256_file, write_sums
 
 __all__ = ["MODEL_DIR", "INSTALL_HINT", "require_pyg", "build_network", "collate", "load_model", "save_model",
            "sha256_file"]

@@ -59,7 +59,7 @@ class TorchClaimVerifier(ClaimVerifier):
              "token_type_ids": torch.from_numpy(types)}
         with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16()):
             logits = self._session(**x).logits.float().reshape(-1)
-        return logits.numpy().astype(np.float64)
+        return np.asarray(logits.numpy(), dtype=np.float64)
 
 
 class SentenceTransformerEncoder:

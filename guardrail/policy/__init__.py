@@ -7,7 +7,7 @@ refinement loop and its prompts.
 """
 
 from guardrail.policy.policies import Policy, PolicyOutcome, apply_policy, parse_policy
-from guardrail.policy.refine import UNVERIFIED_MARK, Refiner, RefinementRequest, aenforce, enforce
+from guardrail.policy.refine import UNVERIFIED_MARK, RefinementRequest, Refiner, aenforce, enforce
 
 __all__ = ["UNVERIFIED_MARK", "Policy", "PolicyOutcome", "Refiner", "RefinementRequest", "aenforce", "apply_policy", "enforce",
            "parse_policy"]

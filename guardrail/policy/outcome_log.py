@@ -58,7 +58,7 @@ class OutcomeLog:
         self.guard, self.result, self.contexts = guard, result, contexts
         self.outcome: PolicyOutcome | None = None
 
-    def __enter__(self) -> "OutcomeLog":
+    def __enter__(self) -> OutcomeLog:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

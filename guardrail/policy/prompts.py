@@ -152,7 +152,7 @@ def _block(tag: str, text: str, attrs: str = "") -> str:
     return f"<{tag}{attrs}>\n{escape_block(text)}\n</{tag}>"
 
 
-def refinement_messages(request: "RefinementRequest") -> list[tuple[str, str]]:
+def refinement_messages(request: RefinementRequest) -> list[tuple[str, str]]:
     """Chat messages for a re-prompt, as ``(role, content)`` pairs (``system``, ``user``).
 
     The user message holds one ``<context id="N">`` block per passage, then the

@@ -13,16 +13,16 @@ blocks) are built in :mod:`guardrail.policy.prompts`.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Generator, Sequence
-import time
 from dataclasses import dataclass
 from typing import Any, cast
 
 from tenacity import AsyncRetrying, RetryError, Retrying, stop_after_attempt, wait_exponential
 
+from guardrail.errors import ConfigError, RefinementError
 from guardrail.extract.given import ContextInput, split_context_input
-from guardrail.errors import ConfigError, HallucinationError, RefinementError
 from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
     DEFAULT_REFUSAL,
@@ -34,9 +34,10 @@ from guardrail.policy.policies import (
     parse_policy,
 )
 from guardrail.policy.progress import LoopState as _LoopState
-from guardrail.policy.progress import is_declined, make_round as _round
+from guardrail.policy.progress import is_declined
+from guardrail.policy.progress import make_round as _round
 from guardrail.policy.prompts import build_feedback, refinement_messages
-from guardrail.types import GuardResult, RefinementRound
+from guardrail.types import GuardResult
 
 __all__ = [
     "RefinementRequest",
@@ -181,14 +182,14 @@ class Refiner(BaseRefiner):
             return state.finish("refined")
         return self._fallback(state)
 
-    def _stop_before(self, state: "_LoopState") -> str:
+    def _stop_before(self, state: _LoopState) -> str:
         if len(state.history) > self.max_iterations:
             return "max_iterations"
         if self.time_budget is not None and time.monotonic() - state.t0 >= self.time_budget:
             return "time_budget"
         return ""
 
-    def _fallback(self, state: "_LoopState") -> PolicyOutcome:
+    def _fallback(self, state: _LoopState) -> PolicyOutcome:
         best = state.best.model_copy(update={"history": tuple(state.history)})
         out = apply_policy(self.fallback, state.best_answer, best, refusal=self.refusal)
         answer = out.answer

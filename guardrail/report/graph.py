@@ -9,14 +9,15 @@ triples whose two ends are aligned are drawn thicker.
 """
 
 from __future__ import annotations
-from guardrail.text.lexicon import LABEL_STOP_WORDS
 
 import io
-import warnings
 import re
 import textwrap
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from guardrail.text.lexicon import LABEL_STOP_WORDS
 
 __all__ = ["alignment", "graph_svg", "MAX_CONTEXT_NODES"]
 

@@ -128,7 +128,7 @@ def render_html(rows: Sequence[Mapping[str, Any]], *, title: str = "kg-guardrail
     return str(env.get_template("report.html.j2").render(
         title=title, source=source, summary=summary, items=items, problems=list(problems),
         nonce=secrets.token_urlsafe(18), has_labels=summary["labelled"] > 0,
-        generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     ))
 
 

@@ -7,7 +7,6 @@ or exercises pure functions. The ``slow`` tests run the shipped verifier.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -248,7 +247,7 @@ def test_passage_cache_is_bounded_by_characters_not_only_by_count():
     assert cache.chars <= 10_000 and len(cache) == 3
     cache.graphs(["y" * 20_000], ex)  # longer than the bound: parsed, not kept
     assert len(cache) == 3 and cache.chars <= 10_000
-    cache.graphs([f"999 " + "x" * 2_995], ex)
+    cache.graphs(["999 " + "x" * 2_995], ex)
     assert ex.parsed == 1_001  # the most recent passage is still cached
 
 

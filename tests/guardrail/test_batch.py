@@ -47,9 +47,9 @@ def test_unknown_engine_is_a_usage_error(tmp_path: Path) -> None:
 def ray_local():
     """A local Ray instance with 2 CPUs, no dashboard, no usage statistics, no auth."""
     pytest.importorskip("ray", reason="the Ray engine is optional: pip install 'kg-guardrail[ray]'")
-    from guardrail.batch import init_ray
-
     import ray
+
+    from guardrail.batch import init_ray
 
     try:
         started = init_ray(num_cpus=2)

@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.devdata import dev_split
 from guardrail.cli import app as cli
 from guardrail.config import GuardConfig, load_config, save_config
-from benchmarks.devdata import dev_split
 from guardrail.extract.base import Extractor
 from guardrail.guard import Guard
 from guardrail.log.sinks import read_log

@@ -13,7 +13,14 @@ import pytest
 
 from guardrail.errors import LogSinkError
 from guardrail.log.sinks import (
-    FlaggedRecord, JsonlSink, LogSink, MemorySink, SqliteSink, context_hash, open_sink, read_log,
+    FlaggedRecord,
+    JsonlSink,
+    LogSink,
+    MemorySink,
+    SqliteSink,
+    context_hash,
+    open_sink,
+    read_log,
 )
 from guardrail.types import Explanation, FlaggedNode, GuardResult, Span
 

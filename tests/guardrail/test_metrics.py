@@ -6,7 +6,10 @@ import pytest
 
 from guardrail.errors import InvalidInputError
 from guardrail.metrics import (
-    classification_metrics, node_location_report, node_precision_in_unsupported, result_metrics,
+    classification_metrics,
+    node_location_report,
+    node_precision_in_unsupported,
+    result_metrics,
 )
 from guardrail.types import FlaggedNode, GuardResult, Span
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,15 @@ from guardrail import Guard, HallucinationError, RefinementError
 from guardrail.errors import ConfigError
 from guardrail.log.sinks import read_log
 from guardrail.policy.prompts import escape_block
-from guardrail.policy.refine import UNVERIFIED_MARK, Refiner, RefinementRequest, aenforce, build_feedback, enforce, refinement_messages
+from guardrail.policy.refine import (
+    UNVERIFIED_MARK,
+    RefinementRequest,
+    Refiner,
+    aenforce,
+    build_feedback,
+    enforce,
+    refinement_messages,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -154,7 +163,7 @@ def test_feedback_and_messages(guard: Guard) -> None:
 
 
 # ---------------------------------------------------------------- prompt injection
-def _flagged(*texts: str) -> "GuardResult":
+def _flagged(*texts: str) -> Any:
     from guardrail.types import Explanation, FlaggedNode, GuardResult
 
     nodes = tuple(FlaggedNode(node_id=f"a:{i}", text=t, support=0.0, reason=f"the context says {t!r}?")

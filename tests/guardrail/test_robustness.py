@@ -209,9 +209,9 @@ def _graphs(n_ctx: int):
 
 
 def test_long_context_embeds_only_a_shortlist() -> None:
-    from guardrail.flag import PREFETCH_CONTEXT_MAX, prefetch_embeddings
     from guardrail.align.relations import select_relations
     from guardrail.detectors.base import AlignmentInput
+    from guardrail.flag import PREFETCH_CONTEXT_MAX, prefetch_embeddings
 
     claim, ctx = _graphs(2_000)
     enc = RecordingEncoder()
@@ -249,10 +249,10 @@ def test_encoder_errors_are_typed_and_its_cache_is_bounded() -> None:
 
 
 def test_kea_uses_triple_support_from_any_detector() -> None:
+    from _fakes import apple_claim
+
     from guardrail.explain.kea import triple_support
     from guardrail.types import DetectorOutput, NodeSupport
-
-    from _fakes import apple_claim
 
     claim = apple_claim("1999").triples
     by_relation = DetectorOutput(name="relation", score=0.8, details={"triple_support": [0.1] * len(claim)})

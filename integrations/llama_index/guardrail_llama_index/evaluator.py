@@ -18,8 +18,8 @@ from guardrail.errors import InvalidInputError
 from guardrail.types import GuardResult
 from guardrail_llama_index.contexts import (
     ContextMode,
-    check_mode,
     GuardContexts,
+    check_mode,
     context_texts,
     contexts_from_nodes,
     contexts_from_texts,

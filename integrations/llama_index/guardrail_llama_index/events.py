@@ -147,7 +147,7 @@ class GuardEventHandler(BaseEventHandler):
 
     _groups: dict[str, _Group] = PrivateAttr(default_factory=dict)
     _query_spans: set[str] = PrivateAttr(default_factory=set)
-    _records: "OrderedDict[str, GuardRecord]" = PrivateAttr(default_factory=OrderedDict)
+    _records: OrderedDict[str, GuardRecord] = PrivateAttr(default_factory=OrderedDict)
     _pending: set[asyncio.Task[Any]] = PrivateAttr(default_factory=set)
     _lock: threading.RLock = PrivateAttr(default_factory=threading.RLock)
 
@@ -160,7 +160,7 @@ class GuardEventHandler(BaseEventHandler):
         return "GuardEventHandler"
 
     # ------------------------------------------------------------ registration
-    def register(self, dispatcher: Any = None) -> "GuardEventHandler":
+    def register(self, dispatcher: Any = None) -> GuardEventHandler:
         """Add this handler and its span tracker to ``dispatcher`` (default: the root one)."""
         d = dispatcher or get_dispatcher()
         if not any(h is self for h in d.event_handlers):  # identity: pydantic == compares fields

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from guardrail.testing import FakeEncoder  # noqa: F401 - re-exported for the tests
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
 

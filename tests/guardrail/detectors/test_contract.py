@@ -10,8 +10,8 @@ are slow; the others run on the deterministic :class:`guardrail.testing.FakeEnco
 from __future__ import annotations
 
 import pytest
-
 from _fakes import apple_claim, apple_context
+
 from guardrail.detectors import REGISTRY, AlignmentInput, Detector, build_detector
 from guardrail.errors import ConfigError
 from guardrail.testing import FakeEncoder

@@ -30,7 +30,10 @@ from guardrail.detectors.base import AlignmentInput  # noqa: E402
 from guardrail.detectors.gga import FEATURES, GGADetector, check_white_box, load_classifier  # noqa: E402
 from guardrail.errors import DetectorError  # noqa: E402
 from guardrail.models.gga_features import (  # noqa: E402
-    GGAFeatureExtractor, answer_positions, path_reliance_degree, semantic_alignment_score,
+    GGAFeatureExtractor,
+    answer_positions,
+    path_reliance_degree,
+    semantic_alignment_score,
     surface_cues,
 )
 from guardrail.models.gga_graph import build_prompt, prune, shortest_path_triples  # noqa: E402

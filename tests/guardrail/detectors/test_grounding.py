@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from _fakes import CONTEXT_TEXT, FakeEncoder, apple_claim, apple_context, node
+
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.entity import EntityGroundingDetector
 from guardrail.detectors.grounding import GroundingDetector, soft

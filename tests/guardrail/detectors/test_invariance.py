@@ -7,8 +7,8 @@ a detector whose score moved under a relabelling would be reading an artefact.
 from __future__ import annotations
 
 import pytest
-
 from _fakes import apple_claim, apple_context
+
 from guardrail.detectors import AlignmentInput, build_detector
 from guardrail.testing import FakeEncoder
 from guardrail.types import KnowledgeGraph, Node, Triple

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-
 from _fakes import CONTEXT_TEXT, FakeEncoder, apple_claim, apple_context, node
-from guardrail.text.lexical import TextIndex, numbers_in, shortlist, stem
+
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.support import (
     LexicalSupportDetector,
     SentenceSupportDetector,
 )
+from guardrail.text.lexical import TextIndex, numbers_in, shortlist, stem
 from guardrail.types import KnowledgeGraph
 
 

@@ -8,12 +8,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from _fakes import FakeEncoder, apple_context, node
 
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.verifier import VerifierDetector
 from guardrail.types import KnowledgeGraph, Span, Triple
-
-from _fakes import FakeEncoder, apple_context, node
 
 CONTEXT = "Apple was founded in 1976 by Steve Jobs."
 

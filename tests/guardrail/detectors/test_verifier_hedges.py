@@ -7,12 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from _fakes import FakeEncoder, apple_context
 
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.verifier import VerifierDetector, _non_answer
 from guardrail.types import KnowledgeGraph
-
-from _fakes import FakeEncoder, apple_context
 
 CONTEXT = "Apple was founded in 1976 by Steve Jobs and Steve Wozniak."
 HEDGES = ("i'm not sure", "i think", "maybe", "probably", "i believe")

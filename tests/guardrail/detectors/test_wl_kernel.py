@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from _fakes import CONTEXT_TEXT, FakeEncoder, apple_claim, apple_context, node
 
 from guardrail.detectors import build_detector
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.wl_kernel import WLKernelDetector, to_grakel_input, wl_similarity
 from guardrail.types import KnowledgeGraph
-
-from _fakes import CONTEXT_TEXT, FakeEncoder, apple_claim, apple_context, node
 
 
 def _clusters(*graphs: KnowledgeGraph) -> dict[str, int]:

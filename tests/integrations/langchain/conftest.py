@@ -43,7 +43,6 @@ from langchain_core.prompts import ChatPromptTemplate  # noqa: E402
 from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough  # noqa: E402
 from langchain_core.vectorstores import InMemoryVectorStore  # noqa: E402
 
-
 PROMPT = ChatPromptTemplate.from_messages([
     ("system", "Answer the question using only this context:\n\n{context}"),
     ("human", "{question}"),

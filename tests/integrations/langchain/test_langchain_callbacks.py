@@ -7,7 +7,6 @@ LLM, one per question so that concurrent runs get their own recorded answers.
 from __future__ import annotations
 
 import uuid
-import pytest
 
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.runnables import RunnableLambda

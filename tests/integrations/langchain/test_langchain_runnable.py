@@ -11,7 +11,6 @@ import itertools
 from typing import Any
 
 import pytest
-
 from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate

@@ -36,7 +36,6 @@ from guardrail import Guard  # noqa: E402
 from guardrail_llama_index import MiniLMEmbedding  # noqa: E402
 
 
-
 class ScriptedLLM(CustomLLM):
     """Stands in for a remote LLM: plays back recorded answers, per question.
 

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llama_index.core.base.response.schema import AsyncStreamingResponse, Response, StreamingResponse
-
 from llama_index.core import Settings
+from llama_index.core.base.response.schema import AsyncStreamingResponse, Response, StreamingResponse
 
 from guardrail import Guard, GuardResult
 from guardrail.errors import ConfigError, HallucinationError
