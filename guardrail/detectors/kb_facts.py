@@ -32,8 +32,16 @@ _AUX = frozenset("be is are was were been being has have had do does did the a a
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+def _stem(w: str) -> str:
+    """A crude stem, so "opened" / "open" and "moved" / "move" meet."""
+    if w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
+
+
 def _rel_key(rel: str) -> str:
-    words = [w for w in _WORD.findall(rel.lower()) if w not in _AUX]
+    """Relation key: lower-cased words without auxiliaries and articles, crudely stemmed."""
+    words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in _AUX]
     return " ".join(words) or rel.lower().strip()
 
 

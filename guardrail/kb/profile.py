@@ -81,8 +81,8 @@ class VocabularyProfile:
         return f"OPTIONAL {{ {inner} {self.lang_filter(pl)} }}"
 
 
-#: ``rdfs:label`` for everything, any language.
-RDFS = VocabularyProfile()
+#: ``rdfs:label`` names (any language), ``skos:altLabel`` aliases where the KB has them.
+RDFS = VocabularyProfile(aliases=(SKOS_ALT,))
 
 #: Wikidata: English labels, ``skos:altLabel`` aliases, ``schema:description``,
 #: predicate labels through ``wikibase:directClaim``.
