@@ -55,7 +55,8 @@ def parse_results(body: bytes, limit: int) -> list[Row]:
         The body is not JSON or lacks ``results.bindings`` (a list of objects).
     """
     doc = json.loads(body.decode("utf-8"))
-    bindings = doc.get("results", {}).get("bindings") if isinstance(doc, dict) else None
+    results = doc.get("results") if isinstance(doc, dict) else None
+    bindings = results.get("bindings") if isinstance(results, dict) else None
     if not isinstance(bindings, list):
         raise ValueError("no results.bindings list in the response")
     rows: list[Row] = []
