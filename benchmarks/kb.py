@@ -123,7 +123,7 @@ def overlaps(result: Any, answer: str, target: str) -> bool:
     return any(n.span is not None and n.span.start < end and start < n.span.end for n in result.flagged_nodes)
 
 
-def run(n: int, seed: int) -> dict[str, Any]:
+def run(n: int, seed: int, checkpoint: Any = None) -> dict[str, Any]:
     kb = OxigraphKB(DATA / "claims_kb.ttl")
     base = Guard().warm_up()
     guards = {"default": base, "default+kb_facts": kb_guard(base)}
@@ -134,7 +134,11 @@ def run(n: int, seed: int) -> dict[str, Any]:
     ctx_ms: list[float] = []
     queries: list[int] = []
     examples: list[dict[str, Any]] = []
-    for it in items:
+    for k, it in enumerate(items):
+        if k % 10 == 0:
+            print(f"{k}/{len(items)} facts", file=sys.stderr, flush=True)
+            if k and checkpoint is not None:  # partial results, in case the run is cut short
+                checkpoint(summarise(stats, ctx_ms, queries, items[:k], examples))
         for label, obj in (("right", it["o"]), ("swap", it["swap"])):
             answer = verbalise(it["s"], it["rel"], obj)
             ctx = kb_context(kb, answer)
@@ -214,7 +218,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    res = run(args.n, args.seed)
+    res = run(args.n, args.seed, checkpoint=lambda r: write(r, args.seed))
     write(res, args.seed)
     print(json.dumps({k: v for k, v in res.items() if k != "examples"}, indent=2))
 
