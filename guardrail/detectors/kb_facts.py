@@ -4,8 +4,8 @@ context graph with a different object is a contradiction.
 Meant for context graphs built from a knowledge base (:mod:`guardrail.kb`), where the
 context is a set of facts rather than prose: for each claim triple ``(s, r, o)`` the
 detector looks for context triples with the same subject (matching label) and the same
-relation (equal normalised relation, or relation embeddings at least ``relation_sim``
-apart in cosine). If there are such triples and none has a matching object, the claim
+relation (equal normalised relation; failing that, relation embeddings with a cosine of
+at least ``relation_sim``). If there are such triples and none has a matching object, the claim
 contradicts the KB: its object node gets support 0 and the evidence is the KB fact (so
 its ``evidence_span.source`` indexes the fact's sentence among the contexts). A claim
 whose subject and relation the KB does not state is left alone (open world).
@@ -85,7 +85,7 @@ class KBFactsDetector(Detector):
         key = _rel_key(claim.relation)
         same = [_rel_key(t.relation) == key for t in ctx]
         rest = [i for i, s in enumerate(same) if not s]
-        if rest:
+        if rest and not any(same):  # embeddings only when no relation matches by its words
             rels = list(dict.fromkeys(ctx[i].relation for i in rest))
             emb = item.encoder.encode([claim.relation, *rels])
             sims = cosine_matrix(emb[:1], emb[1:])[0]
