@@ -1,0 +1,126 @@
+"""Knowledge-base fact detector: an answer triple whose subject and predicate are in the
+context graph with a different object is a contradiction.
+
+Meant for context graphs built from a knowledge base (:mod:`guardrail.kb`), where the
+context is a set of facts rather than prose: for each claim triple ``(s, r, o)`` the
+detector looks for context triples with the same subject (matching label) and the same
+relation (equal normalised relation; failing that, relation embeddings with a cosine of
+at least ``relation_sim``). If there are such triples and none has a matching object, the claim
+contradicts the KB: its object node gets support 0 and the evidence is the KB fact (so
+its ``evidence_span.source`` indexes the fact's sentence among the contexts). A claim
+whose subject and relation the KB does not state is left alone (open world).
+
+The score is 1 when any claim triple contradicts the KB, else 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from guardrail.detectors._lexical import numbers_in
+from guardrail.detectors.base import AlignmentInput, Detector
+from guardrail.encoder import cosine_matrix
+from guardrail.extract.normalize import normalize_label
+from guardrail.types import DetectorOutput, NodeSupport, Span, Triple
+
+__all__ = ["KBFactsDetector"]
+
+_AUX = frozenset("be is are was were been being has have had do does did the a an".split())
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _stem(w: str) -> str:
+    """A crude stem, so "opened" / "open" and "moved" / "move" meet."""
+    if w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
+
+
+def _rel_key(rel: str) -> str:
+    """Relation key: lower-cased words without auxiliaries and articles, crudely stemmed."""
+    words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in _AUX]
+    return " ".join(words) or rel.lower().strip()
+
+
+def _same_entity(a: str, b: str) -> bool:
+    """Labels name the same thing: equal, or one is a whole-word suffix/prefix of the other
+    ("Varnay" / "Odile Varnay")."""
+    a, b = normalize_label(a) or a.lower(), normalize_label(b) or b.lower()
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and (long_.startswith(short + " ") or long_.endswith(" " + short))
+
+
+def _same_object(a: str, b: str) -> bool:
+    na, nb = numbers_in(a, words=False), numbers_in(b, words=False)
+    if na and nb:
+        return set(na) == set(nb)
+    return _same_entity(a, b)
+
+
+class KBFactsDetector(Detector):
+    """Flag answer triples that the knowledge-base facts contradict (same subject and
+    relation, another object).
+
+    Parameters
+    ----------
+    relation_sim : float
+        Least cosine similarity (MiniLM) of two relation labels counted as the same
+        relation when their normalised text differs (default 0.8).
+    """
+
+    name = "kb_facts"
+    uses_encoder = True
+
+    def __init__(self, relation_sim: float = 0.8) -> None:
+        if not 0.0 < relation_sim <= 1.0:
+            raise ValueError(f"relation_sim must be in (0, 1], got {relation_sim!r}")
+        self.relation_sim = relation_sim
+
+    def _relation_match(self, item: AlignmentInput, claim: Triple, ctx: Sequence[Triple]) -> list[bool]:
+        key = _rel_key(claim.relation)
+        same = [_rel_key(t.relation) == key for t in ctx]
+        rest = [i for i, s in enumerate(same) if not s]
+        if rest and not any(same):  # embeddings only when no relation matches by its words
+            rels = list(dict.fromkeys(ctx[i].relation for i in rest))
+            emb = item.encoder.encode([claim.relation, *rels])
+            sims = cosine_matrix(emb[:1], emb[1:])[0]
+            ok = {r for r, s in zip(rels, sims) if float(s) >= self.relation_sim}
+            for i in rest:
+                same[i] = ctx[i].relation in ok
+        return same
+
+    def detect(self, item: AlignmentInput) -> DetectorOutput:
+        """Score 1 when a claim triple contradicts a context fact; per-node support."""
+        ctx_triples = item.context_graph.triples
+        text_index = {c.strip(): i for i, c in enumerate(item.contexts)}
+        support: dict[str, NodeSupport] = {}
+        contradicted = checked = 0
+        for claim in item.claim_graph.triples:
+            cands = [t for t in ctx_triples if _same_entity(claim.subject.text, t.subject.text)]
+            if not cands:
+                continue
+            cands = [t for t, ok in zip(cands, self._relation_match(item, claim, cands)) if ok]
+            if not cands:
+                continue
+            checked += 1
+            if any(_same_object(claim.object.text, t.object.text) for t in cands):
+                continue
+            contradicted += 1
+            ev = cands[0]
+            sentence = f"{ev.subject.text} {ev.relation} {ev.object.text}."
+            src = text_index.get(sentence)
+            support[claim.object.id] = NodeSupport(
+                node_id=claim.object.id, support=0.0,
+                evidence=f"{sentence} <{ev.subject.id}> {ev.relation!r} <{ev.object.id}>",
+                evidence_span=Span(start=0, end=len(sentence), source=src) if src is not None else None,
+            )
+        nodes = tuple(support.get(n.id) or NodeSupport(node_id=n.id, support=1.0)
+                      for n in item.claim_graph.nodes)
+        score = 1.0 if contradicted else 0.0
+        return DetectorOutput(name=self.name, score=float(np.clip(score, 0.0, 1.0)), node_support=nodes,
+                              details={"checked": checked, "contradicted": contradicted})

