@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml integrations/langchain/pyproject.toml integrations/llam
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[openai,local-llm,kg-guard,report,gga,train,dev]' $(foreach a,$(ADAPTERS),-e $(a))
+	$(BIN)/python -m pip install -q -e '.[openai,local-llm,kb,kg-guard,report,gga,train,dev]' $(foreach a,$(ADAPTERS),-e $(a))
 	touch $(STAMP)
 
 install: $(STAMP)

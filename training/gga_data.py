@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from guardrail.datasets import claims_split, load_claims, load_dev  # noqa: E402
-from guardrail.kg_guard.paths import parse_kg_paths  # noqa: E402
+from benchmarks.devdata import claims_split, load_claims, load_dev  # noqa: E402
 from guardrail.models.gga_graph import MAX_TRIPLES, TripleT, normalize, prune, strip_ans  # noqa: E402
+from training.kg_guard_paths import parse_kg_paths  # noqa: E402
 
 __all__ = ["MAX_TRIPLES", "build_items", "squad_em", "squad_f1", "label",
            "extract_triples"]

@@ -16,7 +16,7 @@ Kinds of examples (each a dict: ``answer``, ``context`` (list of passages) or
 * ``path_swap`` / ``path_clean``: a hop of a HaluEval dialogue KG path (context given
   as triples) with its object swapped for another node of the path graph.
 * ``halueval_qa`` / ``halueval_dialogue``: HaluEval answers with answer-level labels
-  only (dialogue contexts given as triples from :func:`guardrail.kg_guard.parse_kg_paths`).
+  only (dialogue contexts given as triples from :func:`training.kg_guard_paths.parse_kg_paths`).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ relation           the same, ``alpha=0``                            HalluGraph (
 entity             :class:`~.entity.EntityGroundingDetector`        HalluGraph (004): EG
 kg_guard           :class:`~.kg_guard.KGGuardDetector`              KG-Guard (001)
 gga                :class:`~.gga.GGADetector` (white-box)           GGA (003): PRD, SAS
+kb_facts           :class:`~.kb_facts.KBFactsDetector`              KEA Explain (000): KB facts
 lexical*           :class:`~.support.LexicalSupportDetector`        baselines
 sentence           :class:`~.support.SentenceSupportDetector`       baseline
 novelty*           :class:`~.novelty.NoveltyDetector`               baselines (reward copying)
@@ -54,6 +55,7 @@ REGISTRY: dict[str, DetectorSpec] = {
     "entity": _row("guardrail.detectors.entity:EntityGroundingDetector"),
     "kg_guard": _row("guardrail.detectors.kg_guard:KGGuardDetector"),
     "gga": _row("guardrail.detectors.gga:GGADetector"),
+    "kb_facts": _row("guardrail.detectors.kb_facts:KBFactsDetector"),
     "lexical": _row(_LEX),
     "lexical_worst": _row(_LEX, reduce="worst_sentence"),
     "lexical_ctx": _row(_LEX, use_question=False),

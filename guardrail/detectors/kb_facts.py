@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from guardrail.detectors._lexical import numbers_in
+from guardrail.align.encoder import cosine_matrix
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.encoder import cosine_matrix
 from guardrail.extract.normalize import normalize_label
+from guardrail.text.lexical import numbers_in
 from guardrail.types import DetectorOutput, NodeSupport, Span, Triple
 
 __all__ = ["KBFactsDetector"]

@@ -56,7 +56,7 @@ class KnowledgeBase(ABC):
             ``sparql`` is not a non-empty str.
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
         """Release resources held by the backend (default: nothing to release)."""
 
 

@@ -111,7 +111,7 @@ class KBContext:
         """True when no fact was found (``Guard.check`` then abstains on an empty context)."""
         return not self.facts and not self.passages
 
-    def with_passages(self, passages: str | Sequence[str], guard: Any) -> "KBContext":
+    def with_passages(self, passages: str | Sequence[str], guard: Any) -> KBContext:
         """Merge retrieved passages into this context.
 
         Parameters

@@ -10,7 +10,6 @@ that is left, and every malformed result, becomes a
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -174,7 +173,7 @@ class SparqlEndpointKB(KnowledgeBase):
                 raise _Transient(f"HTTP {exc.code} {exc.reason}") from exc
             detail = exc.read(300).decode("utf-8", "replace").strip()
             raise KnowledgeBaseError(f"{self.name}: HTTP {exc.code} {exc.reason}: {detail}") from exc
-        except (urllib.error.URLError, TimeoutError, socket.timeout, ConnectionError) as exc:
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
             raise _Transient(f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}") from exc
         except OSError as exc:  # e.g. a reset while reading the body
             raise _Transient(f"{type(exc).__name__}: {exc}") from exc

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from guardrail._lazy import require
+from guardrail._optional import require
 from guardrail.errors import InvalidInputError
 from guardrail.kb.base import KnowledgeBase, Row, check_positive, check_query
 from guardrail.kb.errors import KnowledgeBaseError

@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import free_port
 
 from guardrail.errors import GuardrailError, InvalidInputError
 from guardrail.kb import KnowledgeBaseError, OxigraphKB, SparqlEndpointKB, Term
-
-from conftest import free_port
 
 RESULT = {"head": {"vars": ["s", "l"]}, "results": {"bindings": [
     {"s": {"type": "uri", "value": "http://e.org/a"}, "l": {"type": "literal", "value": "A", "xml:lang": "en"}},

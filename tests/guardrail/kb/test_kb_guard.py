@@ -5,14 +5,13 @@ the embedded store and from a real Virtuoso server."""
 from __future__ import annotations
 
 import pytest
+from conftest import free_port
 
 from guardrail import Guard
 from guardrail.config import shipped_configs
 from guardrail.detectors.kb_facts import KBFactsDetector
 from guardrail.detectors.verifier import VerifierDetector
 from guardrail.kb import KnowledgeBaseError, OxigraphKB, SparqlEndpointKB, kb_context, sparql_literal
-
-from conftest import free_port
 
 pytestmark = pytest.mark.slow
 EX = "http://kg-guardrail.example/ardwyn/"
@@ -114,7 +113,7 @@ def test_virtuoso_answers_like_the_embedded_store(oxi: OxigraphKB, virtuoso_kb: 
 def test_virtuoso_parses_escaped_literals_as_one_token(virtuoso_kb: SparqlEndpointKB, text: str) -> None:
     rows = virtuoso_kb.query(f"SELECT (STR({sparql_literal(text)}) AS ?v) WHERE {{ }}")
     assert [r["v"].value for r in rows] == [text]
-    assert virtuoso_kb.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s ?p ?o }}")[0]["n"].value != "0"
+    assert virtuoso_kb.query("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[0]["n"].value != "0"
 
 
 def test_same_verdicts_embedded_and_virtuoso(kb_guard: Guard, oxi: OxigraphKB,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from guardrail.kb import (RDFS, CountingKB, EntityLinker, Mention, OxigraphKB, fetch_facts, facts_graph,
-                          sparql_literal)
+from guardrail.kb import RDFS, CountingKB, EntityLinker, Mention, OxigraphKB, facts_graph, fetch_facts, sparql_literal
 
 EX = "http://kg-guardrail.example/ardwyn/"
 
