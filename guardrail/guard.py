@@ -16,17 +16,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from guardrail import prefetch
 from guardrail.aggregate import final_score
 from guardrail.align.encoder import TextEncoder, shared_encoder
 from guardrail.config import GuardConfig, load_config, shipped_configs
-from guardrail.detectors import AlignmentInput, Detector, build_detectors
-from guardrail.errors import BatchError, InvalidInputError, LogSinkError
+from guardrail.detectors import AlignmentInput, Detector, build_detectors, check_params
+from guardrail.errors import BatchError, InvalidInputError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.flag import abstain, flag_nodes, prefetch_embeddings, with_source
 from guardrail.log.records import UnloggedRecords
+from guardrail.log.sinks import open_sinks
 from guardrail.types import GuardResult, KnowledgeGraph
 from guardrail.validate import clean_text, size_reason, validate_input
 
@@ -120,11 +122,11 @@ class Guard:
         self._detectors: dict[str, list[Detector]] = {}
         self._lock = threading.RLock()
         if detectors is None:
-            _check_detector_params(self._configs.values())
+            check_params(self._configs.values())
         self._extractor = extractor
         self._encoder = encoder
         self._explainer = explainer
-        self._sinks = _open_sinks(log)
+        self._sinks = open_sinks(log)
         self._cache = PassageCache(context_cache_size, self._lock, context_cache_chars)
         #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
         #: beyond that the oldest is dropped, counted in ``unlogged.dropped`` and logged
@@ -346,21 +348,10 @@ class Guard:
         """
         if not self._sinks:
             return
-        from guardrail.log.sinks import FlaggedRecord
+        from guardrail.log.sinks import FlaggedRecord, write_to_sinks
 
         record = FlaggedRecord.from_result(result, contexts, event=event, round=round)
-        failed = False
-        for sink in self._sinks:
-            try:
-                sink.write(record)
-            except LogSinkError as exc:
-                _log.error("flagged-answer log %r failed: %s; record kept in Guard.unlogged", sink, exc)
-                failed = True
-            except Exception as exc:  # noqa: BLE001 - a bug in a sink must not lose the record or the answer
-                _log.error("flagged-answer log %r raised %s (a bug in the sink): %s; record kept in "
-                           "Guard.unlogged", sink, type(exc).__name__, exc, exc_info=True)
-                failed = True
-        if failed:
+        if not write_to_sinks(self._sinks, record):
             self.unlogged.keep(record)
 
     def check_many(
@@ -417,8 +408,8 @@ class Guard:
                 raise InvalidInputError(f"item {i}: {exc}") from exc
         out: list[GuardResult] = []
         for window in windows(rows):
-            self._prefetch([r.get("contexts", r.get("context")) for r in window])
-            self._prefetch_claims(window)
+            prefetch.passages(self, [r.get("contexts", r.get("context")) for r in window])
+            prefetch.claims(self, window)
             for r in window:
                 try:
                     out.append(self.check(r["answer"], r.get("contexts", r.get("context", [])),
@@ -426,40 +417,6 @@ class Guard:
                 except Exception as exc:  # any failure: hand back what was judged (and logged) so far
                     raise BatchError(len(out), out, exc) from exc
         return out
-
-    def _prefetch(self, contexts_list: Sequence[Any]) -> None:
-        """Parse the new passages of ``contexts_list`` in one batch into the cache.
-
-        Contexts over the size limits, graphs and non-str passages are skipped (the
-        check itself abstains on or raises for them); passages are cleaned as
-        :meth:`check` cleans them, so the cache keys match.
-        """
-        limits = self._limits()
-        texts: list[str] = []
-        for ctx in contexts_list:
-            if isinstance(ctx, str):
-                ctx = [ctx]
-            if not isinstance(ctx, (list, tuple)) or size_reason("", ctx, **limits):
-                continue
-            texts.extend(clean_text(c) for c in ctx if isinstance(c, str) and c.strip())
-        self._cache.prefetch(texts, self.extractor)
-
-    def _prefetch_claims(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Score the sentence claims of all ``rows`` in one verifier batch (detectors with a
-        ``prefetch`` method); each check then reads its scores from the verifier's cache."""
-        dets = [d for d in self.detectors_for(self.config) if hasattr(d, "prefetch")]
-        if not dets:
-            return
-        limits, todo = self._limits(), []
-        for r in rows:
-            ctx = r.get("contexts", r.get("context", []))
-            if size_reason(r["answer"], ctx, **limits) or split_context_input(ctx)[1] is not None:
-                continue
-            v = validate_input(r["answer"], split_context_input(ctx)[0], r.get("question"), **limits)
-            if not v.abstain_reason:
-                todo.append((v.answer, v.contexts, v.question))
-        for d in dets:
-            d.prefetch(todo)
 
     async def acheck(
         self, answer: str, contexts: ContextInput, question: str | None = None,
@@ -471,23 +428,3 @@ class Guard:
     async def acheck_many(self, items: Iterable[Mapping[str, Any]]) -> list[GuardResult]:
         """Async :meth:`check_many` (one worker thread for the whole batch; same errors)."""
         return await asyncio.to_thread(self.check_many, items)
-
-
-def _check_detector_params(configs: Iterable[GuardConfig]) -> None:
-    """Build every registered detector of ``configs`` once, so that a bad parameter value is a
-    :class:`ConfigError` now rather than at the first check (constructors load no model)."""
-    from guardrail.detectors import REGISTRY, build_detector
-
-    for cfg in configs:
-        for name in dict.fromkeys([*cfg.detectors, *cfg.veto]):
-            if name in REGISTRY:
-                build_detector(name, **cfg.detector_params.get(name, {}))
-
-
-def _open_sinks(log: Any) -> list[Any]:
-    if log is None:
-        return []
-    items = log if isinstance(log, (list, tuple)) else [log]
-    from guardrail.log.sinks import open_sink
-
-    return [open_sink(x) if isinstance(x, (str, Path)) else x for x in items]

@@ -145,9 +145,7 @@ def check(
 
     With ``--policy refine --llm-base-url URL`` each flagged answer is re-prompted until it
     passes (KG-Guard refinement); each line gets the final answer and the round history."""
-    from guardrail.cli.render import metrics_table
     from guardrail.cli.scale import RayCounter, ray_stream
-    from guardrail.metrics import result_metrics
 
     _require_extras(engine, report)
     _output_paths(out=out, metrics=metrics, report=report, log=log)
@@ -176,19 +174,8 @@ def check(
     flagged = sum(1 for _, r in rows if "error" not in r and not r["passed"])
     err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_bad} malformed -> {markup(out)}",
                       highlight=False)
-    if labels:
-        m = result_metrics(results, labels)
-        out_console.print(metrics_table(m, title=f"{input.name}: {len(labels)} labelled item(s)"))
-        if metrics is not None:
-            metrics.parent.mkdir(parents=True, exist_ok=True)
-            metrics.write_text(json.dumps(m, indent=2) + "\n", encoding="utf-8")
-    elif metrics is not None:
-        err_console.print("[yellow]no labelled items: --metrics not written[/yellow]")
-    if guard.unlogged:
-        dropped = getattr(guard.unlogged, "dropped", 0)
-        err_console.print(f"[red]{len(guard.unlogged) + dropped} record(s) could not be written to "
-                          f"{markup(log)}[/red]" + (f" ({dropped} of them dropped from memory)" if dropped else ""),
-                          highlight=False)
+    _print_metrics(results, labels, metrics, input.name)
+    _print_unlogged(guard, log)
     if workers.unlogged:
         err_console.print(f"[red]{workers.unlogged} record(s) could not be written to {markup(log)} by the Ray "
                           "workers[/red]", highlight=False)
@@ -199,6 +186,30 @@ def check(
 
 
 _GRAPHS = ("claim_graph", "context_graph")
+
+
+def _print_metrics(results: list[dict[str, Any]], labels: list[int], metrics: Path | None, name: str) -> None:
+    """Print (and with ``--metrics`` write) the metrics of the labelled lines."""
+    from guardrail.cli.render import metrics_table
+    from guardrail.metrics import result_metrics
+
+    if labels:
+        m = result_metrics(results, labels)
+        out_console.print(metrics_table(m, title=f"{name}: {len(labels)} labelled item(s)"))
+        if metrics is not None:
+            metrics.parent.mkdir(parents=True, exist_ok=True)
+            metrics.write_text(json.dumps(m, indent=2) + "\n", encoding="utf-8")
+    elif metrics is not None:
+        err_console.print("[yellow]no labelled items: --metrics not written[/yellow]")
+
+
+def _print_unlogged(guard: Guard, log: Path | None) -> None:
+    """Say how many records the guard could not write to its log."""
+    if guard.unlogged:
+        dropped = getattr(guard.unlogged, "dropped", 0)
+        err_console.print(f"[red]{len(guard.unlogged) + dropped} record(s) could not be written to "
+                          f"{markup(log)}[/red]" + (f" ({dropped} of them dropped from memory)" if dropped else ""),
+                          highlight=False)
 
 
 def _check_refine(guard: Guard, lines: Sequence[InputLine], out: Path, policy: str, base_url: str | None,

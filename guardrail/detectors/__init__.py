@@ -24,12 +24,16 @@ novelty*           :class:`~.novelty.NoveltyDetector`               baselines (r
 from __future__ import annotations
 
 import importlib
-from typing import Any, NamedTuple
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import ConfigError
 
-__all__ = ["Detector", "AlignmentInput", "DetectorSpec", "REGISTRY", "build_detector", "build_detectors"]
+if TYPE_CHECKING:
+    from guardrail.config import GuardConfig
+
+__all__ = ["Detector", "AlignmentInput", "DetectorSpec", "REGISTRY", "build_detector", "build_detectors", "check_params"]
 
 
 class DetectorSpec(NamedTuple):
@@ -95,3 +99,18 @@ def build_detector(name: str, **params: Any) -> Detector:
 def build_detectors(names: list[str], params: dict[str, dict[str, Any]]) -> list[Detector]:
     """Build every detector in ``names`` with its ``params[name]`` keyword arguments."""
     return [build_detector(n, **params.get(n, {})) for n in names]
+
+
+def check_params(configs: Iterable[GuardConfig]) -> None:
+    """Build every registered detector of ``configs`` once, so that a bad parameter value is a
+    :class:`ConfigError` now rather than at the first check (constructors load no model).
+
+    Raises
+    ------
+    ConfigError
+        A registered detector rejects a parameter or its value.
+    """
+    for cfg in configs:
+        for name in dict.fromkeys([*cfg.detectors, *cfg.veto]):
+            if name in REGISTRY:
+                build_detector(name, **cfg.detector_params.get(name, {}))

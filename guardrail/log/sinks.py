@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import logging
 import os
 import re
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +50,8 @@ from guardrail.log.records import (
     record_json,
 )
 
+_log = logging.getLogger("guardrail")
+
 __all__ = [
     "LoggedNode",
     "LoggedExplanation",
@@ -61,6 +64,8 @@ __all__ = [
     "MemorySink",
     "open_sink",
     "read_log",
+    "open_sinks",
+    "write_to_sinks",
     "context_hash",
 ]
 
@@ -359,3 +364,38 @@ def read_log(path: str | Path, *, strict: bool = False) -> LogRecords:
         raise LogSinkError(f"log not found: {str(path)!r}")
     with open_sink(path) as sink:
         return sink.read(strict=strict)
+
+
+def open_sinks(log: Any) -> list[LogSink]:
+    """The sinks named by ``log``: ``None``, a sink, a path, or a list or tuple of them.
+
+    Raises
+    ------
+    InvalidInputError
+        A path whose format cannot be told from its suffix.
+    """
+    if log is None:
+        return []
+    items = log if isinstance(log, (list, tuple)) else [log]
+    return [open_sink(x) if isinstance(x, (str, Path)) else x for x in items]
+
+
+def write_to_sinks(sinks: Sequence[LogSink], record: FlaggedRecord) -> bool:
+    """Write ``record`` to every sink; ``False`` when any failed (each failure is logged).
+
+    A :class:`LogSinkError` is logged as such; any other exception is a bug in a sink and is
+    logged with its traceback. Neither propagates: a log failure must never lose the answer,
+    and the caller keeps the record (``Guard.unlogged``).
+    """
+    ok = True
+    for sink in sinks:
+        try:
+            sink.write(record)
+        except LogSinkError as exc:
+            _log.error("flagged-answer log %r failed: %s; record kept in Guard.unlogged", sink, exc)
+            ok = False
+        except Exception as exc:  # noqa: BLE001 - a bug in a sink must not lose the record or the answer
+            _log.error("flagged-answer log %r raised %s (a bug in the sink): %s; record kept in "
+                       "Guard.unlogged", sink, type(exc).__name__, exc, exc_info=True)
+            ok = False
+    return ok
