@@ -57,7 +57,7 @@ def main() -> None:
     lines = [
         "# kg-guardrail claim verifier v3 (MiniLM-L6 cross-encoder)", "",
         "Scores p(supported | evidence, claim) for one claim (an answer sentence, with the question in front "
-        "when it is at most six words, or a claim triple) against its evidence (context sentences chosen by "
+        " its evidence (context sentences chosen by "
         "`guardrail.align.claims.select_evidence`). Input: `[CLS] evidence [SEP] claim [SEP]`, at most 256 tokens, "
         "evidence truncated first. Output: one logit; sigmoid = p(supported).", "",
         "- Architecture: BertForSequenceClassification, 6 layers, hidden 384, 22.7M parameters, one-logit head.",
