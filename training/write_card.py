@@ -56,8 +56,8 @@ def main() -> None:
     a = meta["args"]
     lines = [
         "# kg-guardrail claim verifier v3 (MiniLM-L6 cross-encoder)", "",
-        "Scores p(supported | evidence, claim) for one claim (an answer sentence, with the question in front "
-        " its evidence (context sentences chosen by "
+        "Scores p(supported | evidence, claim) for one claim (an answer sentence or a claim triple, as written: "
+        "see \"Claim format\") against its evidence (context sentences chosen by "
         "`guardrail.align.claims.select_evidence`). Input: `[CLS] evidence [SEP] claim [SEP]`, at most 256 tokens, "
         "evidence truncated first. Output: one logit; sigmoid = p(supported).", "",
         "- Architecture: BertForSequenceClassification, 6 layers, hidden 384, 22.7M parameters, one-logit head.",
