@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from guardrail.errors import InvalidInputError
+from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.text.language import looks_english
 
 __all__ = [
@@ -87,8 +88,10 @@ def nfkc_chars(text: str) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Replace control characters by spaces, lone surrogates by U+FFFD, and compatibility
-    characters by their NFKC forms (:func:`nfkc_chars`).
+    """Replace control characters by spaces, lone surrogates by U+FFFD, compatibility
+    characters by their NFKC forms (:func:`nfkc_chars`), decimal digits of every script by
+    ASCII digits and look-alike letters inside Latin words by their ASCII letters
+    (:mod:`guardrail.text.homoglyphs`).
 
     Only substitutions of one character by one character are made, so spans computed
     on the cleaned text are valid spans of the original. A lone surrogate (which cannot
@@ -97,7 +100,7 @@ def clean_text(text: str) -> str:
     text = _CONTROL.sub(" ", text)
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
-    return nfkc_chars(text)
+    return fold_homoglyphs(fold_digits(nfkc_chars(text)))
 
 
 def _check_str(value: object, what: str) -> str:
