@@ -21,7 +21,7 @@ from guardrail.text.language import looks_english
 __all__ = [
     "ValidatedInput", "validate_input", "clean_text", "nfkc_chars", "size_reason",
     "is_degenerate", "looks_english", "count_claims", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS",
-    "MAX_PASSAGES", "MAX_CLAIMS",
+    "MAX_PASSAGES", "MAX_CLAIMS", "check_guard",
 ]
 
 # C0/C1 control characters except tab, newline, carriage return.
@@ -107,6 +107,27 @@ def _check_str(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise InvalidInputError(f"{what} must be a str, got {type(value).__name__}")
     return value
+
+
+def check_guard(guard: object, owner: str) -> None:
+    """Raise at construction when ``guard`` is not a guard (adapters call it in their constructors).
+
+    Parameters
+    ----------
+    guard : object
+        What the caller passed as ``guard=``: a :class:`~guardrail.Guard`, or an object with
+        callable ``check`` (and, for async use, ``acheck``) methods.
+    owner : str
+        The class taking it (``"GuardRunnable"``), named in the message.
+
+    Raises
+    ------
+    InvalidInputError
+        ``guard`` is ``None`` or has no callable ``check``: the error comes when the adapter
+        is built, not at its first invoke.
+    """
+    if not callable(getattr(guard, "check", None)):
+        raise InvalidInputError(f"{owner}(guard=...) needs a guardrail.Guard, got {type(guard).__name__}")
 
 
 def is_degenerate(text: str) -> bool:

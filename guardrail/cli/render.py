@@ -13,6 +13,7 @@ makes no hidden hyperlink and ``\\x1b[2J`` cannot clear the screen.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,6 +29,7 @@ from guardrail.log.sinks import FlaggedRecord
 
 __all__ = [
     "METRIC_KEYS",
+    "json_line",
     "clean",
     "markup",
     "cell",
@@ -240,3 +242,13 @@ def log_stats(records: Sequence[FlaggedRecord], top: int = 10) -> Group:
     for text, count in nodes.most_common(top):
         node_table.add_row(cell(text), str(count))
     return Group(summary, _histogram(scores), node_table)
+
+
+def json_line(row: dict[str, Any]) -> str:
+    """One JSONL output line; lone surrogates (not encodable as UTF-8) are written as JSON escapes."""
+    text = json.dumps(row, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(row, ensure_ascii=True)
+    return text + "\n"

@@ -153,6 +153,8 @@ class SparqlEndpointKB(KnowledgeBase):
                 f"{self.name}: failed after {self.retries + 1} attempt(s): {exc}") from exc.__cause__
         except (ValueError, UnicodeDecodeError) as exc:
             raise KnowledgeBaseError(f"{self.name}: malformed SPARQL JSON results: {exc}") from exc
+        except RecursionError as exc:
+            raise KnowledgeBaseError(f"{self.name}: malformed SPARQL JSON results: nested too deeply") from exc
         self.cache.put(sparql, rows)
         return rows
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from guardrail._optional import require
+from guardrail.errors import InvalidInputError
 from guardrail.llm.errors import LLMError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +32,8 @@ __all__ = ["Message", "LLMClient", "parse_json_reply", "is_transient"]
 Message = tuple[str, str]
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+#: Lone surrogates cannot be sent as UTF-8: they go as U+FFFD (as the guard reads them).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_json_reply(text: str) -> Any:
@@ -82,7 +85,9 @@ class LLMClient:
     Parameters
     ----------
     base_url : str
-        E.g. ``http://127.0.0.1:18089/v1`` (local), ``https://api.openai.com/v1``.
+        E.g. ``http://127.0.0.1:18089/v1`` (local), ``https://api.openai.com/v1``; required
+        (``None`` or ``""`` raises :class:`~guardrail.errors.InvalidInputError` rather than
+        falling back to the public OpenAI URL).
     model : str
         Model name sent with each request (llama.cpp serves one model whatever it is).
     api_key : str or None
@@ -106,6 +111,9 @@ class LLMClient:
         retries: int = 3, retry_wait: float = 0.5, retry_max_wait: float = 8.0, temperature: float = 0.0,
         max_tokens: int = 256,
     ) -> None:
+        if not isinstance(base_url, str) or not base_url.strip():
+            # openai.OpenAI(base_url=None) would silently target the public OpenAI API
+            raise InvalidInputError(f"base_url must be a non-empty URL string, got {base_url!r}")
         if retries < 1:
             raise LLMError(f"retries must be >= 1, got {retries!r}")
         openai = require("openai", extra="openai")
@@ -128,7 +136,7 @@ class LLMClient:
 
     def _create(self, messages: Sequence[Message], max_tokens: int | None, **extra: Any) -> str:
         resp = self._client.chat.completions.create(
-            model=self.model, messages=[{"role": r, "content": c} for r, c in messages],
+            model=self.model, messages=[{"role": r, "content": _SURROGATE.sub("\ufffd", c)} for r, c in messages],
             temperature=self.temperature, max_tokens=max_tokens or self.max_tokens, **extra,
         )
         if not resp.choices or resp.choices[0].message.content is None:
