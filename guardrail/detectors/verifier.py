@@ -39,11 +39,14 @@ from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
 
-__all__ = ["VerifierDetector"]
+__all__ = ["VerifierDetector", "MAX_TRIPLE_CHECKS"]
 
 _PRONOUN_START = re.compile(r"^(?:it|its|he|she|his|her|they|their|this|these|that|those|there|both|such)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 _GENERIC_KINDS = frozenset({"NOUN", "TOKEN"})
+#: Most claim triples verified per answer (inside its unsupported sentences): each is one
+#: more cross-encoder pair, and 100 unsupported sentences could otherwise add hundreds.
+MAX_TRIPLE_CHECKS = 64
 
 
 @dataclass(frozen=True)
@@ -295,6 +298,9 @@ class VerifierDetector(Detector):
                 todo.append((t, k))
         if not todo:
             return {}
+        # latency bound: the triples of the least supported sentences first, at most MAX_TRIPLE_CHECKS;
+        # a node left out takes its sentence's p (the claim-level verdict does not change)
+        todo = sorted(todo, key=lambda tk: float(p[tk[1]]))[:MAX_TRIPLE_CHECKS]
         question = item.question if self.question_prefix else None
         claims = [claim_text(f"{t.subject.text} {t.relation} {t.object.text}", question) for t, _ in todo]
         tp = self.verifier.score([evs[k].text for _, k in todo], claims)

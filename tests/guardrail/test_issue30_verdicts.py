@@ -160,3 +160,64 @@ def test_real_guard_contrasts_a_year_with_the_context_year(guard: Guard):
     assert [f.text for f in r.flagged_nodes] == ["2008"]
     assert r.explanation.sentences[0].endswith("the context says 2011")
     assert all(p.claim.object.text != "Tampere" for p in r.explanation.contradictions)
+
+
+# ------------------------------------------------------------------ item 5: bounded work per answer
+class CountingVerifier:
+    """Every claim unsupported; records how many pairs each call scores."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def score(self, evidence: Sequence[str], claims: Sequence[str]) -> np.ndarray:
+        self.calls.append(len(claims))
+        return np.full(len(claims), 0.1)
+
+
+def test_triples_verified_per_answer_are_bounded():
+    from guardrail.detectors.verifier import MAX_TRIPLE_CHECKS
+    from guardrail.types import Triple
+
+    sents, nodes, triples = [], [], []
+    pos = 0
+    for i in range(100):
+        text = f"Firm{i} hired {100 + i} people in {1900 + i}."
+        sents.append(text)
+        a = _node(f"-1:{pos}", f"Firm{i}", pos)
+        b = _node(f"-1:{pos + len(f'Firm{i} hired ')}", str(100 + i), pos + len(f"Firm{i} hired "))
+        c = _node(f"-1:{pos + text.index(str(1900 + i))}", str(1900 + i), pos + text.index(str(1900 + i)))
+        nodes += [a, b, c]
+        triples += [Triple(subject=a, relation="hire", object=b), Triple(subject=a, relation="hire in", object=c)]
+        pos += len(text) + 1
+    answer = " ".join(sents)
+    context = " ".join(f"Firm{i} hired {200 + i} people in {1800 + i}." for i in range(300))
+    item = AlignmentInput(answer, (context,), None, KnowledgeGraph(nodes=tuple(nodes), triples=tuple(triples)),
+                          KnowledgeGraph(texts=(context,)), FakeEncoder())
+    fake = CountingVerifier()
+    out = VerifierDetector(fake).detect(item)
+    assert fake.calls[0] == 100 and sum(fake.calls[1:]) <= MAX_TRIPLE_CHECKS == 64
+    assert out.score == pytest.approx(0.9) and len(out.node_support) == 300
+
+
+def test_trigram_shortlist_matches_the_plain_jaccard_ranking():
+    import random
+
+    from guardrail.text.lexical import shortlist, trigrams
+
+    def plain(queries: list[str], candidates: list[str], k: int) -> list[int]:
+        if len(candidates) <= k:
+            return list(range(len(candidates)))
+        cand, keep = [trigrams(c) for c in candidates], set()
+        for q in queries:
+            qg = trigrams(q)
+            scores = [len(qg & c) / (len(qg | c) or 1) for c in cand]
+            keep.update(sorted(range(len(cand)), key=scores.__getitem__, reverse=True)[:k])
+        return sorted(keep)
+
+    rng = random.Random(7)
+    words = ["apple", "founded", "1976", "steve", "jobs", "tampere", "robotics", "x", ""]
+    for _ in range(100):
+        cands = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(1, 60))]
+        queries = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(1, 5))]
+        k = rng.randint(1, 10)
+        assert shortlist(queries, cands, k) == plain(queries, cands, k)
