@@ -35,6 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from guardrail.cli.llm import llm_app
 from guardrail.cli.paths import check_output_paths, os_errors
 from guardrail.cli.render import json_line, markup
+from guardrail.data import DEMO_SAMPLE
 from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
 from guardrail.io import InputLine, read_items
@@ -54,8 +55,8 @@ app.add_typer(llm_app, name="llm")
 out_console = Console()
 err_console = Console(stderr=True)
 
-#: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
-DEMO_DATA = Path(__file__).resolve().parents[2] / "examples" / "data" / "halueval_sample.jsonl"
+#: Where ``demo`` finds its data: package data (:mod:`guardrail.data`), so a wheel install has it.
+DEMO_DATA = DEMO_SAMPLE
 
 
 def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
