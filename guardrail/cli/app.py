@@ -261,6 +261,16 @@ def _output_paths(**paths: Path | None) -> None:
     check_output_paths(err_console, **paths)
 
 
+def _refuse_sqlite(results: Path) -> None:
+    """``report`` reads ``check`` results (JSONL): a SQLite file (a flagged-answer log) is a usage error."""
+    with results.open("rb") as fh:
+        if fh.read(16) == b"SQLite format 3\x00":
+            err_console.print(f"[red]error:[/red] {markup(results)} is a SQLite database, not `check` results "
+                              "(JSONL); for a flagged-answer log use `kg-guardrail log show` or `log stats`",
+                              highlight=False)
+            raise typer.Exit(2)
+
+
 def _unique_ids_or_exit(input: Path) -> None:
     """``report --input`` joins results to inputs by id: repeated ids would join the wrong lines."""
     first: dict[str, int] = {}
@@ -289,6 +299,7 @@ def report(
 
     _require_extras("local", out)
     _output_paths(out=out)
+    _refuse_sqlite(results)
     if input is not None:
         _unique_ids_or_exit(input)
     path, problems = report_from_files(results, out, inputs=input, title=title, max_graphs=max_graphs)
@@ -379,7 +390,7 @@ def log_show(
     from guardrail.cli.render import log_table
 
     records = _read_log_or_exit(path)
-    out_console.print(log_table(records[-limit:] if limit else records, details=details))
+    out_console.print(log_table(records[-limit:] if limit else records, details=details, width=out_console.width))
     _exit_if_damaged(records)
 
 
