@@ -12,11 +12,11 @@ PYTEST_ARGS ?=
 
 ADAPTERS := integrations/langchain integrations/llama_index
 
-$(STAMP): pyproject.toml integrations/langchain/pyproject.toml integrations/llama_index/pyproject.toml
+$(STAMP): Makefile pyproject.toml integrations/langchain/pyproject.toml integrations/llama_index/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[openai,local-llm,kb,kg-guard,report,gga,train,dev]' $(foreach a,$(ADAPTERS),-e $(a))
+	$(BIN)/python -m pip install -q -e '.[openai,local-llm,kb,kg-guard,report,gga,train,ray,dev]' $(foreach a,$(ADAPTERS),-e $(a))
 	touch $(STAMP)
 
 install: $(STAMP)

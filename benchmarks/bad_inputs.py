@@ -83,7 +83,7 @@ OUT_JSON = ROOT / "benchmarks" / "results" / "bad_inputs.json"
 OUT_MD = ROOT / "benchmarks" / "results" / "bad_inputs.md"
 BAR_S = 30.0
 OUTCOMES = ("result", "abstain", "typed_error", "untyped_crash", "over_30s")
-CATEGORIES = ("check", "check_many", "cli_check", "log_render", "langchain", "llama_index")
+CATEGORIES = ("check", "check_many", "cli_check", "log_render", "langchain", "llama_index", "constructors")
 
 ANSWER = "Paris is the capital of France."
 CONTEXT = "Paris is the capital and most populous city of France, on the Seine."
@@ -236,6 +236,8 @@ def check_cases(env: Env) -> list[Case]:
         "at_max_answer_chars": _fit(" ".join(env.answers), max_a),
         "over_limit_by_one": _fit(" ".join(env.answers), max_a + 1),
         "long_100k": _fit(prose, 100_000), "long_1mb": _fit(prose, 1_000_000),
+        "trailing_hedge": "Paris is the capital of Spain, but I'm not sure.",  # issue 30
+        "arabic_indic_digits": "Paris has \u0662\u0660\u0660 bridges.", "cyrillic_homoglyph": "P\u0430ris is the c\u0430pital.",
         "non_str_none": None, "non_str_int": 42, "non_str_bytes": ANSWER.encode(),
         "non_str_list": [ANSWER], "non_str_dict": {"answer": ANSWER},
     }
@@ -783,7 +785,33 @@ def _stub_guard() -> Any:
 def build_cases(env: Env) -> list[Case]:
     """Every non-CLI case, in category order."""
     return (check_cases(env) + check_many_cases(env) + log_cases(env)
-            + langchain_cases(env) + llama_index_cases(env))
+            + langchain_cases(env) + llama_index_cases(env) + constructor_cases(env))
+
+
+def constructor_cases(env: Env) -> list[Case]:
+    """Wrong constructor arguments (issue 30, item 9): each must be a typed error when built."""
+    from guardrail import Guard
+    from guardrail.detectors import build_detectors
+    from guardrail.llm.client import LLMClient
+
+    def runnable_without_guard() -> Any:
+        from guardrail_langchain import GuardRunnable
+
+        return GuardRunnable(guard=None)
+
+    built = Verdict("untyped_crash", exception="accepted", message="built without an error")
+    calls: dict[str, Callable[[], Any]] = {
+        "guard_config_none": lambda: Guard(None),  # type: ignore[arg-type]
+        "guard_config_int": lambda: Guard(123),  # type: ignore[arg-type]
+        "guard_cache_size_none": lambda: Guard(context_cache_size=None),  # type: ignore[arg-type]
+        "guard_log_int": lambda: Guard(log=123),
+        "guard_runnable_guard_none": runnable_without_guard,
+        "llm_client_url_none": lambda: LLMClient(None),  # type: ignore[arg-type]
+    }
+    cases = [Case("constructors", name, call, judge=lambda v: built, quick=True) for name, call in calls.items()]
+    cases.append(Case("constructors", "guard_detectors_kg_guard_only", quick=True, call=lambda: Guard(
+        detectors=build_detectors(["kg_guard"], {})).check(ANSWER, [CONTEXT], QUESTION)))
+    return cases
 
 
 def machine() -> dict[str, Any]:

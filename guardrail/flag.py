@@ -52,6 +52,22 @@ def abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all:
                        timings=timings, total_ms=_ms(t_all), **base)
 
 
+def _one_per_span(low: list[tuple[Node, Any]]) -> list[tuple[Node, Any]]:
+    """One node per error span: of nodes whose answer spans overlap ("48 million" and
+    "48 million euros"), the least supported is kept, the longest on a tie; in answer order."""
+    def rank(p: tuple[Node, Any]) -> tuple[float, int]:
+        span = p[0].span
+        return (p[1].support, -(span.end - span.start) if span else 0)
+
+    kept: list[tuple[Node, Any]] = []
+    for n, s in sorted(low, key=rank):
+        if n.span is None or not any(
+                k.span is not None and n.span.start < k.span.end and k.span.start < n.span.end for k, _ in kept):
+            kept.append((n, s))
+    kept.sort(key=lambda p: p[0].span.start if p[0].span else 0)
+    return kept
+
+
 def flag_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
     """Answer nodes of a failed answer whose support is below ``cfg.node_threshold``.
 
@@ -77,7 +93,7 @@ def flag_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: Gu
         low = [(n, s) for n, s in scored if s.support < cfg.node_threshold]
         if not low and scored:  # answer failed but every node clears the bar: flag the weakest
             low = [min(scored, key=lambda p: p[1].support)]
-    low.sort(key=lambda p: p[0].span.start if p[0].span else 0)
+    low = _one_per_span(low)
     return tuple(
         FlaggedNode(node_id=n.id, text=n.text, span=n.span, support=s.support,
                     evidence=s.evidence, evidence_span=s.evidence_span)

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from guardrail import prefetch
+from guardrail._guard_args import check_detectors, check_log, check_sizes, fit_config, resolve_configs
 from guardrail.aggregate import final_score
 from guardrail.align.encoder import TextEncoder, shared_encoder
-from guardrail.config import GuardConfig, load_config, shipped_configs
+from guardrail.config import GuardConfig
 from guardrail.detectors import AlignmentInput, Detector, build_detectors, check_params
 from guardrail.errors import BatchError, InvalidInputError
 from guardrail.explain.base import Explainer
@@ -27,7 +28,7 @@ from guardrail.extract.base import Extractor
 from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.flag import abstain, flag_nodes, prefetch_embeddings, with_source
-from guardrail.log.records import UnloggedRecords
+from guardrail.log.records import FlaggedRecord, UnloggedRecords
 from guardrail.log.sinks import open_sinks
 from guardrail.types import GuardResult, KnowledgeGraph
 from guardrail.validate import clean_text, size_reason, validate_input
@@ -53,8 +54,11 @@ class Guard:
     extractor : Extractor or None
         Triple extractor; default the spaCy extractor.
     detectors : sequence of Detector or None
-        Overrides the detectors named by the config (their ``name`` must match the
-        config's weights when ``aggregation="logistic"``).
+        Overrides the detectors named by the config: the config is fitted to them
+        (:func:`guardrail._guard_args.fit_config`: their names become its detectors, weights,
+        vetoes and ``node_source`` of other detectors are dropped, its thresholds kept), so
+        ``Guard(detectors=build_detectors(["kg_guard"], {}))`` scores with KG-Guard alone.
+        A ``logistic`` config must weigh at least one of them.
     encoder : TextEncoder or None
         Sentence encoder; default the process-wide MiniLM encoder.
     explainer : Explainer or None
@@ -77,8 +81,10 @@ class Guard:
         The config cannot be loaded, or gives a registered detector a parameter it does not
         take or a value it rejects.
     InvalidInputError
-        ``log`` names a path whose format cannot be told from its suffix (``.jsonl``,
-        ``.json``, ``.sqlite``, ``.sqlite3``, ``.db``), or ``context_cache_size < 0``.
+        An argument has the wrong type (``config=None``, ``log=123``, ``detectors`` that are
+        not :class:`~guardrail.detectors.Detector` instances, a size that is not an int), ``log``
+        names a path whose format cannot be told from its suffix (``.jsonl``, ``.json``,
+        ``.sqlite``, ``.sqlite3``, ``.db``), or ``context_cache_size < 0``.
 
     Examples
     --------
@@ -104,25 +110,21 @@ class Guard:
         context_cache_chars: int = CACHE_MAX_CHARS,
         threads: int | None = None,
     ) -> None:
-        if context_cache_size < 0 or context_cache_chars < 0:
-            raise InvalidInputError("context_cache_size and context_cache_chars must be >= 0, got "
-                                    f"{context_cache_size!r}, {context_cache_chars!r}")
+        check_sizes(context_cache_size=context_cache_size, context_cache_chars=context_cache_chars)
+        check_log(log)
+        self._custom_detectors = check_detectors(detectors)
         if threads is not None:
             from guardrail.models.runtime import set_threads
 
             set_threads(threads)
-        if isinstance(config, GuardConfig):
-            self._configs = {config.name: config}
-        elif config == "auto":
-            self._configs = shipped_configs()
+        self._configs = resolve_configs(config)
+        if self._custom_detectors is None:
+            check_params(self._configs.values())
         else:
-            cfg = load_config(config)
-            self._configs = {cfg.name: cfg}
-        self._custom_detectors = list(detectors) if detectors is not None else None
+            names = [d.name for d in self._custom_detectors]
+            self._configs = {k: fit_config(c, names) for k, c in self._configs.items()}
         self._detectors: dict[str, list[Detector]] = {}
         self._lock = threading.RLock()
-        if detectors is None:
-            check_params(self._configs.values())
         self._extractor = extractor
         self._encoder = encoder
         self._explainer = explainer
@@ -348,11 +350,30 @@ class Guard:
         """
         if not self._sinks:
             return
-        from guardrail.log.sinks import FlaggedRecord, write_to_sinks
+        from guardrail.log.sinks import FlaggedRecord
 
-        record = FlaggedRecord.from_result(result, contexts, event=event, round=round)
-        if not write_to_sinks(self._sinks, record):
-            self.unlogged.keep(record)
+        self.log_record(FlaggedRecord.from_result(result, contexts, event=event, round=round))
+
+    def log_record(self, record: FlaggedRecord) -> bool:
+        """Write a built ``record`` to every log sink (the one sink loop: policies use it too).
+
+        Parameters
+        ----------
+        record : FlaggedRecord
+            The record, e.g. with a policy's ``action`` and ``delivered_answer``.
+
+        Returns
+        -------
+        bool
+            ``True`` when every sink took it (or there is none); else the record is kept in
+            :attr:`unlogged` and each failure was logged once at ERROR level.
+        """
+        from guardrail.log.sinks import write_to_sinks
+
+        if not self._sinks or write_to_sinks(self._sinks, record):
+            return True
+        self.unlogged.keep(record)
+        return False
 
     def check_many(
         self, items: Iterable[Mapping[str, Any]]

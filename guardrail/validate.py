@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from guardrail.errors import InvalidInputError
+from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.text.language import looks_english
 
 __all__ = [
     "ValidatedInput", "validate_input", "clean_text", "nfkc_chars", "size_reason",
     "is_degenerate", "looks_english", "count_claims", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS",
-    "MAX_PASSAGES", "MAX_CLAIMS",
+    "MAX_PASSAGES", "MAX_CLAIMS", "check_guard",
 ]
 
 # C0/C1 control characters except tab, newline, carriage return.
@@ -87,8 +88,10 @@ def nfkc_chars(text: str) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Replace control characters by spaces, lone surrogates by U+FFFD, and compatibility
-    characters by their NFKC forms (:func:`nfkc_chars`).
+    """Replace control characters by spaces, lone surrogates by U+FFFD, compatibility
+    characters by their NFKC forms (:func:`nfkc_chars`), decimal digits of every script by
+    ASCII digits and look-alike letters inside Latin words by their ASCII letters
+    (:mod:`guardrail.text.homoglyphs`).
 
     Only substitutions of one character by one character are made, so spans computed
     on the cleaned text are valid spans of the original. A lone surrogate (which cannot
@@ -97,13 +100,34 @@ def clean_text(text: str) -> str:
     text = _CONTROL.sub(" ", text)
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
-    return nfkc_chars(text)
+    return fold_homoglyphs(fold_digits(nfkc_chars(text)))
 
 
 def _check_str(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise InvalidInputError(f"{what} must be a str, got {type(value).__name__}")
     return value
+
+
+def check_guard(guard: object, owner: str) -> None:
+    """Raise at construction when ``guard`` is not a guard (adapters call it in their constructors).
+
+    Parameters
+    ----------
+    guard : object
+        What the caller passed as ``guard=``: a :class:`~guardrail.Guard`, or an object with
+        callable ``check`` (and, for async use, ``acheck``) methods.
+    owner : str
+        The class taking it (``"GuardRunnable"``), named in the message.
+
+    Raises
+    ------
+    InvalidInputError
+        ``guard`` is ``None`` or has no callable ``check``: the error comes when the adapter
+        is built, not at its first invoke.
+    """
+    if not callable(getattr(guard, "check", None)):
+        raise InvalidInputError(f"{owner}(guard=...) needs a guardrail.Guard, got {type(guard).__name__}")
 
 
 def is_degenerate(text: str) -> bool:

@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -133,9 +134,16 @@ def context_sentences(contexts: Sequence[str]) -> list[tuple[int, int, int, str]
     return out
 
 
+@lru_cache(maxsize=4)
+def _index(sentences: tuple[str, ...]) -> tuple[list[frozenset[str]], Counter[str]]:
+    """Term sets and document frequencies of ``sentences``, computed once for all the claims
+    of an answer (100 claims against a 250,000-character context re-tokenised it 100 times)."""
+    docs = [frozenset(_terms(s)) for s in sentences]
+    return docs, Counter(t for d in docs for t in d)
+
+
 def _lexical_scores(claim: str, sentences: Sequence[str]) -> np.ndarray:
-    docs = [set(_terms(s)) for s in sentences]
-    df = Counter(t for d in docs for t in d)
+    docs, df = _index(tuple(sentences))
     n = len(docs)
     q = set(_terms(claim))
     idf = {t: math.log(1.0 + n / (1.0 + df.get(t, 0))) for t in q}
@@ -145,8 +153,7 @@ def _lexical_scores(claim: str, sentences: Sequence[str]) -> np.ndarray:
 
 def _diverse_order(claim: str, sentences: Sequence[str], score: np.ndarray) -> list[int]:
     """Sentence indexes by greedy coverage of the claim's IDF-weighted terms (ties: ``score``)."""
-    docs = [set(_terms(s)) for s in sentences]
-    df = Counter(t for d in docs for t in d)
+    docs, df = _index(tuple(sentences))
     q = set(_terms(claim))
     idf = {t: math.log(1.0 + len(docs) / (1.0 + df.get(t, 0))) for t in q}
     covered: set[str] = set()

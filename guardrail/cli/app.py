@@ -13,10 +13,10 @@ Commands::
 
 Input lines are ``{"id"?, "question"?, "context": str | [str], "answer", "label"?}``.
 Exit status: 0 on success, 1 when some input lines were malformed or could not be
-judged (each is reported with its line number and kept in the output as
+judged or refined (each is reported with its line number and kept in the output as
 ``{"id", "line", "error"}``; see :mod:`guardrail.io`), a log record could not be
 written, or ``log show``/``log stats`` skipped damaged records; 2 on a usage error
-(missing file, bad config). Untrusted strings are printed escaped
+(missing file, bad config, an output path that cannot be created or written). Untrusted strings are printed escaped
 (:func:`guardrail.cli.render.markup`).
 """
 
@@ -33,7 +33,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from guardrail.cli.llm import llm_app
-from guardrail.cli.render import markup
+from guardrail.cli.paths import check_output_paths, os_errors
+from guardrail.cli.render import json_line, markup
+from guardrail.data import DEMO_SAMPLE
 from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 from guardrail.guard import Guard
 from guardrail.io import InputLine, read_items
@@ -53,8 +55,8 @@ app.add_typer(llm_app, name="llm")
 out_console = Console()
 err_console = Console(stderr=True)
 
-#: Where ``demo`` finds its data (shipped in the repository, not in ``../shared``).
-DEMO_DATA = Path(__file__).resolve().parents[2] / "examples" / "data" / "halueval_sample.jsonl"
+#: Where ``demo`` finds its data: package data (:mod:`guardrail.data`), so a wheel install has it.
+DEMO_DATA = DEMO_SAMPLE
 
 
 def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
@@ -92,9 +94,10 @@ def run_guard(
 
 
 def _report_errors(rows: Sequence[tuple[InputLine, dict[str, Any]]], source: Path) -> int:
-    bad = [ln for ln, row in rows if "error" in row]
-    for ln in bad:
-        err_console.print(f"[red]{markup(source)}:{ln.line}[/red]: {markup(ln.error)}", highlight=False)
+    bad = [(ln, row) for ln, row in rows if "error" in row]
+    for ln, row in bad:
+        err_console.print(f"[red]{markup(source)}:{ln.line}[/red]: {markup(ln.error or row['error'])}",
+                          highlight=False)
     return len(bad)
 
 
@@ -125,6 +128,7 @@ InputArg = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=
 
 
 @app.command()
+@os_errors(err_console)
 def check(
     input: InputArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write one result per line.")],
@@ -153,7 +157,14 @@ def check(
     sink = _open_log(log)
     guard = _guard_or_exit(config, sink)
     if policy != "annotate":
-        _check_refine(guard, lines, out, policy, llm_base_url, llm_model)
+        try:
+            n_bad = _check_refine(guard, lines, input, out, policy, llm_base_url, llm_model)
+        finally:
+            if sink is not None:
+                sink.close()
+        _print_unlogged(guard, log)
+        if n_bad or guard.unlogged:
+            raise typer.Exit(1)
         return
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -164,7 +175,7 @@ def check(
     try:
         with out.open("w", encoding="utf-8") as fh:
             for ln, row in stream:
-                fh.write(_json_line(row if graphs else {k: v for k, v in row.items() if k not in _GRAPHS}))
+                fh.write(json_line(row if graphs else {k: v for k, v in row.items() if k not in _GRAPHS}))
                 rows.append((ln, row))
     finally:
         if sink is not None:
@@ -212,17 +223,21 @@ def _print_unlogged(guard: Guard, log: Path | None) -> None:
                           highlight=False)
 
 
-def _check_refine(guard: Guard, lines: Sequence[InputLine], out: Path, policy: str, base_url: str | None,
-                  model: str) -> None:
-    """``check --policy refine``: refine every line through the LLM at ``base_url``."""
+def _check_refine(guard: Guard, lines: Sequence[InputLine], source: Path, out: Path, policy: str,
+                  base_url: str | None, model: str) -> int:
+    """``check --policy refine``: refine every line through the LLM at ``base_url``; the
+    number of lines in error (each reported on stderr)."""
     if policy != "refine":
         raise typer.BadParameter(f"expected annotate or refine, got {policy!r}", param_hint="--policy")
     if base_url is None:
         raise typer.BadParameter("--policy refine needs --llm-base-url", param_hint="--llm-base-url")
     from guardrail.cli.llm import refine_lines, write_refined
 
-    n = write_refined(refine_lines(guard, lines, base_url, model), out)
-    err_console.print(f"{n} line(s) refined -> {markup(out)}", highlight=False)
+    rows: list[tuple[InputLine, dict[str, Any]]] = []
+    n = write_refined(refine_lines(guard, lines, base_url, model), out, keep=rows)
+    n_bad = _report_errors(rows, source)
+    err_console.print(f"{n} line(s) refined, {n_bad} in error -> {markup(out)}", highlight=False)
+    return n_bad
 
 
 def _require_extras(engine: str, report: Path | None) -> None:
@@ -242,15 +257,16 @@ def _write_report(path: Path, rows: Sequence[tuple[InputLine, dict[str, Any]]], 
 
 
 def _output_paths(**paths: Path | None) -> None:
-    """Exit with a usage error (2), before any work, when an output path cannot be a file:
-    it is a directory, or its parent is a file."""
-    for option, path in paths.items():
-        if path is None:
-            continue
-        why = ("is a directory" if path.is_dir() else
-               "is inside a file, not a directory" if any(p.is_file() for p in path.parents) else "")
-        if why:
-            err_console.print(f"[red]error:[/red] --{option} {markup(path)} {why}; give a file path",
+    """Exit with a usage error (2), before any work, when an output path cannot be a file."""
+    check_output_paths(err_console, **paths)
+
+
+def _refuse_sqlite(results: Path) -> None:
+    """``report`` reads ``check`` results (JSONL): a SQLite file (a flagged-answer log) is a usage error."""
+    with results.open("rb") as fh:
+        if fh.read(16) == b"SQLite format 3\x00":
+            err_console.print(f"[red]error:[/red] {markup(results)} is a SQLite database, not `check` results "
+                              "(JSONL); for a flagged-answer log use `kg-guardrail log show` or `log stats`",
                               highlight=False)
             raise typer.Exit(2)
 
@@ -269,6 +285,7 @@ def _unique_ids_or_exit(input: Path) -> None:
 
 
 @app.command()
+@os_errors(err_console)
 def report(
     results: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Results JSONL from check.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the HTML report.")],
@@ -282,6 +299,7 @@ def report(
 
     _require_extras("local", out)
     _output_paths(out=out)
+    _refuse_sqlite(results)
     if input is not None:
         _unique_ids_or_exit(input)
     path, problems = report_from_files(results, out, inputs=input, title=title, max_graphs=max_graphs)
@@ -291,6 +309,7 @@ def report(
 
 
 @app.command()
+@os_errors(err_console)
 def calibrate(
     input: InputArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to save the calibrated config.")],
@@ -361,16 +380,6 @@ def _exit_if_damaged(records: Any) -> None:
         raise typer.Exit(1)
 
 
-def _json_line(row: dict[str, Any]) -> str:
-    """One output line; lone surrogates (not encodable as UTF-8) are written as JSON escapes."""
-    text = json.dumps(row, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(row, ensure_ascii=True)
-    return text + "\n"
-
-
 @log_app.command("show")
 def log_show(
     path: Annotated[Path, typer.Argument(help="A .jsonl or .sqlite flagged-answer log.")],
@@ -381,7 +390,7 @@ def log_show(
     from guardrail.cli.render import log_table
 
     records = _read_log_or_exit(path)
-    out_console.print(log_table(records[-limit:] if limit else records, details=details))
+    out_console.print(log_table(records[-limit:] if limit else records, details=details, width=out_console.width))
     _exit_if_damaged(records)
 
 
@@ -411,6 +420,7 @@ def _demo_selection(lines: Sequence[InputLine], limit: int) -> list[InputLine]:
 
 
 @app.command()
+@os_errors(err_console)
 def demo(
     limit: Annotated[int, typer.Option(min=0, help="Items to check (0 = all 350).")] = 24,
     report: Annotated[Path | None, typer.Option(help="Also write an HTML report here ('report' extra).")] = None,

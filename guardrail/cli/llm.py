@@ -7,7 +7,6 @@ one output line per input line with the delivered answer, the action and every r
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -97,13 +96,22 @@ def refine_lines(guard: Any, lines: Sequence[InputLine], base_url: str, model: s
         yield line, refine_row(guard, client, line, **settings)
 
 
-def write_refined(rows: Iterator[tuple[InputLine, dict[str, Any]]], out: Path) -> int:
-    """Write each row as one JSON line to ``out``; returns the number of lines written."""
+def write_refined(rows: Iterator[tuple[InputLine, dict[str, Any]]], out: Path,
+                  keep: list[tuple[InputLine, dict[str, Any]]] | None = None) -> int:
+    """Write each row as one JSON line to ``out``; returns the number of lines written.
+
+    Lone surrogates (not encodable as UTF-8) are written as JSON escapes; with ``keep``,
+    every ``(line, row)`` is also appended to it (for the caller's error report).
+    """
+    from guardrail.cli.render import json_line
+
     out.parent.mkdir(parents=True, exist_ok=True)
     n = 0
     with out.open("w", encoding="utf-8") as fh:
-        for _, row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        for line, row in rows:
+            fh.write(json_line(row))
             fh.flush()
+            if keep is not None:
+                keep.append((line, row))
             n += 1
     return n

@@ -13,6 +13,7 @@ makes no hidden hyperlink and ``\\x1b[2J`` cannot clear the screen.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,6 +29,7 @@ from guardrail.log.sinks import FlaggedRecord
 
 __all__ = [
     "METRIC_KEYS",
+    "json_line",
     "clean",
     "markup",
     "cell",
@@ -170,28 +172,38 @@ def demo_table(rows: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> T
     return table
 
 
-def log_table(records: Sequence[FlaggedRecord], *, details: bool = False) -> Table:
+def log_table(records: Sequence[FlaggedRecord], *, details: bool = False, width: int | None = None) -> Table:
     """The records of a log, one line each, or in full with ``details``.
 
     The compact table (default) has one row per record, each cell cut to one line with an
-    ellipsis, so it fits an 80-column terminal: time (to the minute), id, event, score and
-    what was flagged (node texts, or the abstain reason). ``details=True`` adds the answer
+    ellipsis: time (to the minute), id, event, score, what was flagged (node texts, or the
+    abstain reason), the policy's action and the delivered answer. It fills ``width``
+    columns (the terminal's): the flagged and delivered columns share what the fixed ones
+    leave (one part to three), and below 100 columns the time drops its year. ``details=True`` adds the answer
     and the explanation, wrapped in full.
     """
     if details:
         return _log_details(records)
     from rich import box
 
-    table = Table(title=f"{len(records)} log record(s)", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col, width in (("time", 16), ("id", 12), ("event", 9), ("score", 5), ("flagged", None)):
-        table.add_column(col, no_wrap=True, overflow="ellipsis", max_width=width,
+    narrow = width is not None and width < 100
+    table = Table(title=f"{len(records)} log record(s)", box=box.SIMPLE_HEAD, pad_edge=False, expand=True,
+                  width=width)
+    fixed = (("time", 11 if narrow else 16), ("id", 10 if narrow else 14), ("event", 9), ("score", 5),
+             ("action", 9))
+    for col, w in fixed:
+        table.add_column(col, no_wrap=True, overflow="ellipsis", max_width=w, min_width=min(w, 5),
                          justify="right" if col == "score" else "left")
+    for col, share in (("flagged", 1), ("delivered", 3)):  # the delivered answer is the longer text
+        table.add_column(col, no_wrap=True, overflow="ellipsis", ratio=share, min_width=8)
     for r in records:
         what = f"abstained: {r.abstain_reason}" if r.abstained else (
             ", ".join(n.text for n in r.flagged_nodes) or "-")
-        table.add_row(cell(r.time[:16].replace("T", " ")), cell(r.id or "-"),
+        when = r.time[:16].replace("T", " ")
+        delivered = "-" if r.delivered_answer is None else " ".join(r.delivered_answer.split()) or '""'
+        table.add_row(cell(when[5:] if narrow else when), cell(r.id or "-"),
                       cell(r.event if r.round is None else f"{r.event} #{r.round}"), f"{r.score:.2f}",
-                      cell(" ".join(what.split())))
+                      cell(r.action or "-"), cell(" ".join(what.split())), cell(delivered))
     return table
 
 
@@ -240,3 +252,13 @@ def log_stats(records: Sequence[FlaggedRecord], top: int = 10) -> Group:
     for text, count in nodes.most_common(top):
         node_table.add_row(cell(text), str(count))
     return Group(summary, _histogram(scores), node_table)
+
+
+def json_line(row: dict[str, Any]) -> str:
+    """One JSONL output line; lone surrogates (not encodable as UTF-8) are written as JSON escapes."""
+    text = json.dumps(row, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(row, ensure_ascii=True)
+    return text + "\n"

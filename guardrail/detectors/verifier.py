@@ -33,16 +33,20 @@ import numpy as np
 from guardrail.align.claims import EVIDENCE_MAX_WORDS, claim_text, context_sentences, select_evidence
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import InvalidInputError
+from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
 
-__all__ = ["VerifierDetector"]
+__all__ = ["VerifierDetector", "MAX_TRIPLE_CHECKS"]
 
 _PRONOUN_START = re.compile(r"^(?:it|its|he|she|his|her|they|their|this|these|that|those|there|both|such)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 _GENERIC_KINDS = frozenset({"NOUN", "TOKEN"})
+#: Most claim triples verified per answer (inside its unsupported sentences): each is one
+#: more cross-encoder pair, and 100 unsupported sentences could otherwise add hundreds.
+MAX_TRIPLE_CHECKS = 64
 
 
 @dataclass(frozen=True)
@@ -51,19 +55,21 @@ class _Unit:
     end: int
     claim: str
     text: str = ""
+    hedges: tuple[tuple[int, int], ...] = ()  # answer offsets of the sentence's hedges
 
 
 def _units(answer: str, question: str | None, always: bool = False) -> list[_Unit]:
-    """Sentence claims of ``answer``, each without a leading hedge (:func:`_strip_hedge`);
+    """Sentence claims of ``answer``, each without its hedges (:func:`~guardrail.text.hedges.strip_hedges`);
     ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
     to every claim with ``always``."""
     spans = split_sentences(answer)
     out = []
     for k, (s, e) in enumerate(spans):
-        text = answer[s:e]
+        text, base = answer[s:e], s
         if k and _PRONOUN_START.match(text):
-            text = answer[spans[k - 1][0]:e]
-        out.append(_Unit(s, e, claim_text(detokenize(_strip_hedge(text)), question, always=always), text))
+            text, base = answer[spans[k - 1][0]:e], spans[k - 1][0]
+        hedges = tuple((base + a, base + b) for a, b in hedge_spans(text))
+        out.append(_Unit(s, e, claim_text(detokenize(strip_hedges(text)), question, always=always), text, hedges))
     return out
 
 
@@ -111,27 +117,6 @@ _DECLINE_WORDS = frozenset(
     "enough have tell say help you with unfortunately sorry but well hmm ok okay oh thanks thank please "
     "at moment right now anything any".split()
 )
-#: A hedge in front of a claim ("I'm not sure, but I think ...", "Maybe ..."): removed from the
-#: text the verifier reads, so a hedge never softens a wrong claim.
-_HEDGE = re.compile(
-    r"^(?:(?:no|well|hmm|honestly|sorry)\s*,\s*"
-    r"|(?:i'?m|i am) not (?:entirely |completely |totally |really |100% )?(?:sure|certain)"
-    r"(?: about this| about that)?\s*[,;:.-]?\s*(?:but\s*,?\s*)?"
-    r"|i (?:think|believe|guess|suppose|reckon)(?: that)?\s*,?\s*"
-    r"|(?:maybe|perhaps|probably|possibly)\s*,?\s*"
-    r"|if i (?:remember|recall) (?:correctly|right)\s*,?\s*"
-    r"|as far as i (?:know|remember)\s*,?\s*"
-    r"|to (?:the best of )?my knowledge\s*,?\s*)+",
-    re.I,
-)
-
-
-def _strip_hedge(text: str) -> str:
-    """``text`` without a leading hedge (:data:`_HEDGE`); unchanged when nothing is left."""
-    rest = _HEDGE.sub("", text.replace("\u2019", "'"), count=1)
-    return rest if _WORD.search(rest.lower()) else text
-
-
 def _non_answer(claim: str) -> bool:
     """True for a sentence that only declines to answer ("I don't know.", "Sorry, I'm not
     sure.", "I cannot answer that."): a word of :data:`_NON_ANSWER_WORDS` and nothing but
@@ -276,6 +261,8 @@ class VerifierDetector(Detector):
             if n.span is None:
                 continue
             k = next((i for i, u in enumerate(units) if u.start <= n.span.start < u.end), len(units) - 1)
+            if any(a <= n.span.start and n.span.end <= b for a, b in units[k].hedges):
+                continue  # a hedge's words ("sure" in "but I'm not sure") are not the claim
             if p[k] >= self.unit_threshold:
                 rows.append((n, k, 0.5 + 0.5 * float(p[k])))
                 continue
@@ -311,6 +298,9 @@ class VerifierDetector(Detector):
                 todo.append((t, k))
         if not todo:
             return {}
+        # latency bound: the triples of the least supported sentences first, at most MAX_TRIPLE_CHECKS;
+        # a node left out takes its sentence's p (the claim-level verdict does not change)
+        todo = sorted(todo, key=lambda tk: float(p[tk[1]]))[:MAX_TRIPLE_CHECKS]
         question = item.question if self.question_prefix else None
         claims = [claim_text(f"{t.subject.text} {t.relation} {t.object.text}", question) for t, _ in todo]
         tp = self.verifier.score([evs[k].text for _, k in todo], claims)

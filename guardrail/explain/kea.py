@@ -35,6 +35,7 @@ from guardrail.types import (
     EditOperation,
     Explanation,
     FlaggedNode,
+    Node,
     Triple,
 )
 
@@ -69,6 +70,19 @@ def _element_sims(
             clash = np.array([[bool(x and y and x != y) for y in nb] for x in na], dtype=bool)
             out[k] = np.where(clash.reshape(len(a), len(b)), np.minimum(out[k], 0.0), out[k])
     return out
+
+
+def _node_at(t: Triple, k: int) -> Node:
+    return t.subject if k == 0 else t.object
+
+
+def _alike(t: Triple, context: Sequence[Triple], k: int) -> np.ndarray:
+    """Which context triples have, as element ``k`` (0 subject, 2 object), a node of the same
+    kind as ``t``'s (both hold a number, or the same entity kind)."""
+    a = _node_at(t, k)
+    num_a = bool(numbers_in(a.label))
+    return np.array([(num_a and bool(numbers_in(_node_at(c, k).label))) or
+                     (not num_a and _node_at(c, k).kind == a.kind) for c in context], dtype=bool)
 
 
 #: At most this many context triples are embedded per explanation (the ones sharing
@@ -134,12 +148,17 @@ def find_contradictions(
     ok = sims >= similarity
     pairs: list[ContradictionPair] = []
     for i, t in enumerate(claim):
+        if (ok[0, i] & ok[1, i] & ok[2, i]).any():
+            continue  # the context states this very triple: nothing to contradict
         best: tuple[float, int, int] | None = None
         for k in range(3):
             others = [m for m in range(3) if m != k]
             cand = ok[others[0], i] & ok[others[1], i] & ~ok[k, i]
             if not cand.any():
                 continue
+            if k != 1:  # a date is contradicted by a date, a place by a place
+                alike = cand & _alike(t, context, k)
+                cand = alike if alike.any() else cand
             agree = np.where(cand, (sims[others[0], i] + sims[others[1], i]) / 2.0, -np.inf)
             j = int(np.argmax(agree))
             if best is None or agree[j] > best[0] or (agree[j] == best[0] and k == 2):

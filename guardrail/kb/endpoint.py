@@ -10,6 +10,7 @@ that is left, and every malformed result, becomes a
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -66,6 +67,26 @@ def parse_results(body: bytes, limit: int) -> list[Row]:
     return rows
 
 
+def _read_until(resp: Any, deadline: float, limit: int) -> bytes:
+    """The body of ``resp`` (at most ``limit`` bytes), read chunk by chunk before ``deadline``
+    (``time.monotonic()``): a server trickling bytes cannot stretch the timeout."""
+    chunks: list[bytes] = []
+    size = 0
+    sock = getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
+    while size < limit:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the response did not arrive within the timeout")
+        if sock is not None:
+            sock.settimeout(left)
+        chunk = resp.read1(min(65536, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 class SparqlEndpointKB(KnowledgeBase):
     """Query a SPARQL 1.1 endpoint over HTTP.
 
@@ -75,7 +96,8 @@ class SparqlEndpointKB(KnowledgeBase):
         The endpoint, e.g. ``"https://query.wikidata.org/sparql"`` or
         ``"http://127.0.0.1:8890/sparql"`` (http or https only).
     timeout : float
-        Seconds per request (connect and read), default 10.
+        Seconds per request, the whole request: connecting and reading the body (a server
+        trickling bytes cannot stretch it), default 10.
     retries : int
         Retries after the first attempt on transient failures (default 2).
     backoff : float
@@ -153,6 +175,8 @@ class SparqlEndpointKB(KnowledgeBase):
                 f"{self.name}: failed after {self.retries + 1} attempt(s): {exc}") from exc.__cause__
         except (ValueError, UnicodeDecodeError) as exc:
             raise KnowledgeBaseError(f"{self.name}: malformed SPARQL JSON results: {exc}") from exc
+        except RecursionError as exc:
+            raise KnowledgeBaseError(f"{self.name}: malformed SPARQL JSON results: nested too deeply") from exc
         self.cache.put(sparql, rows)
         return rows
 
@@ -165,9 +189,10 @@ class SparqlEndpointKB(KnowledgeBase):
             headers={"Accept": "application/sparql-results+json", "User-Agent": self.user_agent,
                      "Content-Type": "application/x-www-form-urlencoded"},
         )
+        deadline = time.monotonic() + self.timeout
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 - http(s) checked
-                data: bytes = resp.read(64 * 1024 * 1024 + 1)
+                data = _read_until(resp, deadline, 64 * 1024 * 1024 + 1)
         except urllib.error.HTTPError as exc:
             if exc.code in _RETRY_STATUS:
                 raise _Transient(f"HTTP {exc.code} {exc.reason}") from exc

@@ -14,6 +14,7 @@ index and is skipped there.
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,10 @@ __all__ = ["Mention", "LinkedEntity", "EntityLinker", "mentions_from_graph"]
 #: Node kinds that are not linked: numbers, dates, quantities and fallback tokens.
 _SKIP_KINDS = frozenset("DATE TIME CARDINAL ORDINAL PERCENT MONEY QUANTITY TOKEN ADJ NUM".split())
 _MAX_PER_MENTION = 3
+#: Names sampled to learn the KB's label language tags, and most tags looked up per form.
+_TAG_SAMPLE = 10_000
+_MAX_TAGS = 8
+_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,7 @@ class EntityLinker:
         self._index: dict[str, list[tuple[str, str]]] | None = None
         self._complete: bool | None = None
         self._keys: list[str] = []
+        self._tags: list[str] | None = None
         self._lock = threading.Lock()
 
     # ---------------------------------------------------------------- the index
@@ -220,13 +226,27 @@ class EntityLinker:
         key, score = match
         return [LinkedEntity(iri, lab, m, score, "fuzzy") for iri, lab in self._index[key][:_MAX_PER_MENTION]]
 
+    def _label_tags(self, kb: KnowledgeBase) -> list[str]:
+        """Language tags the names may carry: the profile's language, or (any language) ``en``
+        and the tags of a bounded sample of the KB's names, learnt once."""
+        if self.profile.language:
+            return [self.profile.language]
+        with self._lock:
+            if self._tags is None:
+                preds = " ".join(sparql_iri(p) for p in self.profile.name_predicates)
+                rows = kb.query(f"SELECT DISTINCT ?lang WHERE {{ {{ SELECT ?l WHERE {{ VALUES ?pred {{ {preds} }} "
+                                f"?e ?pred ?l }} LIMIT {_TAG_SAMPLE} }} BIND(LANG(?l) AS ?lang) }} LIMIT 64")
+                seen = [r["lang"].value for r in rows if "lang" in r and r["lang"].value]
+                self._tags = list(dict.fromkeys(["en", *sorted(seen)]))[:_MAX_TAGS]
+            return self._tags
+
     def _query_exact(self, mentions: Sequence[Mention], kb: KnowledgeBase) -> list[list[LinkedEntity]]:
+        tags = self._label_tags(kb)
         literals: list[str] = []
         for m in mentions:
             for form in _forms(m.text):
                 literals.append(sparql_literal(form))
-                if self.profile.language:
-                    literals.append(sparql_literal(form, lang=self.profile.language))
+                literals.extend(sparql_literal(form, lang=t) for t in tags if _TAG.fullmatch(t))
         preds = " ".join(sparql_iri(p) for p in self.profile.name_predicates)
         q = (f"SELECT ?e ?l WHERE {{ VALUES ?l {{ {' '.join(dict.fromkeys(literals))} }} "
              f"VALUES ?pred {{ {preds} }} ?e ?pred ?l . FILTER(isIRI(?e)) }} LIMIT {50 * len(mentions)}")

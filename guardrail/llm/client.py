@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from guardrail._optional import require
+from guardrail.errors import InvalidInputError
 from guardrail.llm.errors import LLMError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +33,8 @@ __all__ = ["Message", "LLMClient", "parse_json_reply", "is_transient"]
 Message = tuple[str, str]
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+#: Lone surrogates cannot be sent as UTF-8: they go as U+FFFD (as the guard reads them).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_json_reply(text: str) -> Any:
@@ -82,13 +86,16 @@ class LLMClient:
     Parameters
     ----------
     base_url : str
-        E.g. ``http://127.0.0.1:18089/v1`` (local), ``https://api.openai.com/v1``.
+        E.g. ``http://127.0.0.1:18089/v1`` (local), ``https://api.openai.com/v1``; required
+        (``None`` or ``""`` raises :class:`~guardrail.errors.InvalidInputError` rather than
+        falling back to the public OpenAI URL).
     model : str
         Model name sent with each request (llama.cpp serves one model whatever it is).
     api_key : str or None
         Key; ``None`` reads ``OPENAI_API_KEY`` and falls back to ``"not-needed"`` (local servers).
     timeout : float
-        Seconds per HTTP call.
+        Seconds per HTTP call, the whole call: connecting, the headers and the body
+        (:class:`~guardrail.llm.deadline.DeadlineTransport`).
     retries : int
         Attempts per call (>= 1) on transient failures.
     retry_wait : float
@@ -106,6 +113,9 @@ class LLMClient:
         retries: int = 3, retry_wait: float = 0.5, retry_max_wait: float = 8.0, temperature: float = 0.0,
         max_tokens: int = 256,
     ) -> None:
+        if not isinstance(base_url, str) or not base_url.strip():
+            # openai.OpenAI(base_url=None) would silently target the public OpenAI API
+            raise InvalidInputError(f"base_url must be a non-empty URL string, got {base_url!r}")
         if retries < 1:
             raise LLMError(f"retries must be >= 1, got {retries!r}")
         openai = require("openai", extra="openai")
@@ -113,7 +123,14 @@ class LLMClient:
 
         key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
         # retries are ours (tenacity), so the SDK's own are off
-        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=0)
+        import httpx
+
+        from guardrail.llm.deadline import DeadlineTransport
+
+        # the timeout bounds each whole request (a server trickling bytes cannot stretch it)
+        http = httpx.Client(transport=DeadlineTransport(), timeout=timeout)
+        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=0, http_client=http)
+        self.timeout = float(timeout)
         self.base_url = base_url
         self.model = model
         self.retries = retries
@@ -128,19 +145,27 @@ class LLMClient:
 
     def _create(self, messages: Sequence[Message], max_tokens: int | None, **extra: Any) -> str:
         resp = self._client.chat.completions.create(
-            model=self.model, messages=[{"role": r, "content": c} for r, c in messages],
+            model=self.model, messages=[{"role": r, "content": _SURROGATE.sub("\ufffd", c)} for r, c in messages],
             temperature=self.temperature, max_tokens=max_tokens or self.max_tokens, **extra,
         )
         if not resp.choices or resp.choices[0].message.content is None:
             raise LLMError("the LLM returned no message content")
         return str(resp.choices[0].message.content)
 
-    def _retrying(self, messages: Sequence[Message], max_tokens: int | None, **extra: Any) -> str:
-        retrying = Retrying(stop=stop_after_attempt(self.retries), retry=retry_if_exception(is_transient),
+    def _retrying(self, messages: Sequence[Message], max_tokens: int | None, deadline: float | None = None,
+                  **extra: Any) -> str:
+        stop: Any = stop_after_attempt(self.retries)
+        if deadline is not None:
+            from guardrail.policy.retry import stop_before_deadline
+
+            stop = stop | stop_before_deadline(deadline)
+        retrying = Retrying(stop=stop, retry=retry_if_exception(is_transient),
                             wait=wait_exponential(multiplier=self.retry_wait, max=self.retry_max_wait), reraise=False)
         try:
             for attempt in retrying:
                 with attempt:
+                    if deadline is not None:  # each attempt waits only for what is left
+                        extra["timeout"] = self._timeout_until(deadline)
                     return self._create(messages, max_tokens, **extra)
         except RetryError as exc:
             last = exc.last_attempt.exception()
@@ -148,8 +173,18 @@ class LLMClient:
                            transient=True) from last
         raise LLMError("unreachable")  # pragma: no cover
 
-    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> str:
+    def _timeout_until(self, deadline: float) -> float:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise LLMError(f"{self.base_url}: the time budget is spent", transient=True)
+        return min(self.timeout, left)
+
+    def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None,
+             deadline: float | None = None) -> str:
         """The reply text to ``messages`` (``(role, content)`` pairs).
+
+        ``deadline`` (a ``time.monotonic()`` value) caps each request's timeout and stops
+        the retries before it.
 
         Raises
         ------
@@ -158,7 +193,7 @@ class LLMClient:
             endpoint refused the request (bad key, bad request: ``transient=False``).
         """
         try:
-            return self._retrying(messages, max_tokens)
+            return self._retrying(messages, max_tokens, deadline)
         except LLMError:
             raise
         except Exception as exc:  # an openai.APIStatusError that is not transient
@@ -173,12 +208,14 @@ class LLMClient:
 
         The reply is stripped; its length is capped at twice the previous answer's
         words (at least 64 tokens, at most :attr:`max_tokens`), since a correction is
-        an edit of that answer.
+        an edit of that answer. The request's ``deadline`` (the refinement loop's time
+        budget) caps the timeout and the retries.
         """
         from guardrail.policy.prompts import refinement_messages
 
         cap = min(self.max_tokens, max(64, 2 * len(request.answer.split()) + 16))
-        return self.chat(refinement_messages(request), max_tokens=cap).strip()
+        deadline = getattr(request, "deadline", None)
+        return self.chat(refinement_messages(request), max_tokens=cap, deadline=deadline).strip()
 
     async def areprompt(self, request: RefinementRequest) -> str:
         """Async :meth:`reprompt`."""

@@ -193,6 +193,16 @@ def _params(xl: Any, model: Path, s: LocalServerSettings, port: int) -> Any:
     return p
 
 
+def _check_port_free(port: int) -> None:
+    """Raise :class:`LLMError` when ``port`` on 127.0.0.1 cannot be bound (another server has it):
+    the health check would otherwise find that server ready and talk to it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise LLMError(f"port {port} on 127.0.0.1 is in use ({exc.strerror}); pick another with --port") from exc
+
+
 def _wait_ready(base: str, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -233,6 +243,9 @@ def local_llm(
         ``xllamacpp`` or a model part is missing (names the ``local-llm`` extra).
     ModelFileError
         The assembled model's hash differs.
+    LLMError
+        ``settings.port`` is in use on 127.0.0.1 (checked before anything is loaded), or
+        the server did not become ready in time.
 
     Examples
     --------
@@ -240,6 +253,8 @@ def local_llm(
     ...     LLMClient(base_url).chat([("user", "Say hi")])
     """
     s = settings or LocalServerSettings()
+    if s.port:
+        _check_port_free(s.port)
     xl = require("xllamacpp", extra="local-llm")
     model = Path(model_path) if model_path is not None else ensure_model()
     port = s.port or _free_port()

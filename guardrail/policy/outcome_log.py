@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from guardrail.errors import HallucinationError, LogSinkError
+from guardrail.errors import HallucinationError
 from guardrail.types import GuardResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.policy.policies import PolicyOutcome
 
 __all__ = ["OutcomeLog", "write_outcome"]
-
-_log = logging.getLogger("guardrail.log.sinks")
 
 
 def write_outcome(
@@ -24,27 +21,14 @@ def write_outcome(
 ) -> None:
     """Write ``result``'s record with ``action`` and ``delivered_answer`` to the guard's sinks.
 
-    Uses ``guard.log_record(record)`` when the guard has it; otherwise writes to the
-    guard's sinks the way :meth:`Guard.log_result` does (a failing sink keeps the
-    record in ``guard.unlogged``).
+    Goes through :meth:`guardrail.Guard.log_record` (a failing sink keeps the record in
+    ``guard.unlogged``); a guard-like object without that method logs nothing.
     """
     from guardrail.log.records import FlaggedRecord
 
-    record = FlaggedRecord.from_result(result, contexts, action=action, delivered_answer=delivered_answer)
     writer = getattr(guard, "log_record", None)
     if callable(writer):
-        writer(record)
-        return
-    failed = False
-    for sink in getattr(guard, "_sinks", ()):
-        try:
-            sink.write(record)
-        except Exception as exc:  # noqa: BLE001 - a sink must not lose the answer
-            kind = "failed" if isinstance(exc, LogSinkError) else f"raised {type(exc).__name__} (a bug)"
-            _log.error("flagged-answer log %r %s-answer log %r %s: %s; record kept in Guard.unlogged", sink, kind, exc)
-            failed = True
-    if failed and hasattr(guard, "unlogged"):
-        guard.unlogged.keep(record)
+        writer(FlaggedRecord.from_result(result, contexts, action=action, delivered_answer=delivered_answer))
 
 
 class OutcomeLog:

@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from tenacity import AsyncRetrying, RetryError, Retrying, stop_after_attempt, wait_exponential
+from tenacity import AsyncRetrying, RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
+from tenacity.stop import stop_base
 
 from guardrail.errors import ConfigError, RefinementError
 from guardrail.extract.given import ContextInput, split_context_input
@@ -37,6 +38,7 @@ from guardrail.policy.progress import LoopState as _LoopState
 from guardrail.policy.progress import is_declined
 from guardrail.policy.progress import make_round as _round
 from guardrail.policy.prompts import build_feedback, refinement_messages
+from guardrail.policy.retry import failed, retry_worthy, stop_before_deadline
 from guardrail.types import GuardResult
 
 __all__ = [
@@ -74,6 +76,10 @@ class RefinementRequest:
         The feedback message (see :func:`build_feedback`).
     round : int
         1 for the first re-prompt, up to ``max_iterations``.
+    deadline : float or None
+        ``time.monotonic()`` value by which the loop's ``time_budget`` is spent (``None``:
+        no budget). A reprompt function should not wait past it:
+        :meth:`guardrail.llm.client.LLMClient.reprompt` caps its request timeout there.
     """
 
     question: str | None
@@ -82,6 +88,7 @@ class RefinementRequest:
     result: GuardResult
     feedback: str
     round: int
+    deadline: float | None = None
 
 
 Reprompt = Callable[[RefinementRequest], str]
@@ -129,13 +136,20 @@ class Refiner(BaseRefiner):
         answer prefixed with :data:`UNVERIFIED_MARK`, so a flagged answer never reaches
         the user unmarked.
     retry_attempts : int
-        Attempts per LLM call (>= 1) before :class:`RefinementError`.
+        Attempts per LLM call (>= 1) before :class:`RefinementError`. Only transient
+        failures are retried (connection errors, timeouts, 429 and 5xx: see
+        :func:`~guardrail.llm.client.is_transient`); an :class:`~guardrail.errors.LLMError`
+        has already been retried by the client that raised it and any other exception is a
+        bad reply or a bug, so neither is retried again.
     retry_wait : float
         Initial backoff in seconds (doubles per attempt, capped at 8 s).
     refusal : str
         Message for the ``filter`` fallback when nothing supported is left.
     time_budget : float or None
-        Seconds after which no new round is started (default 120; ``None``: no limit).
+        Seconds the whole loop may take (default 120; ``None``: no limit): no round starts,
+        no retry is made and no backoff waits past it, and each request carries the
+        deadline (:attr:`RefinementRequest.deadline`). An LLM failure once it is spent ends
+        the loop with ``stop_reason="time_budget"`` and the fallback.
     """
 
     def __init__(
@@ -174,13 +188,20 @@ class Refiner(BaseRefiner):
             feedback = build_feedback(state.best, texts)
             state.history[-1] = state.history[-1].model_copy(update={"feedback": feedback})
             i = len(state.history)
-            new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback, i))
+            new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback, i,
+                                                  self._deadline(state)))
+            if new is None:  # the LLM failed once the budget was spent
+                state.stop = "time_budget"
+                break
             res = yield ("check", new)
             self.guard.log_result(res, texts, event="refinement_round", round=i)
             state.step(i, new, res)
         if state.best.passed:
             return state.finish("refined")
         return self._fallback(state)
+
+    def _deadline(self, state: _LoopState) -> float | None:
+        return None if self.time_budget is None else state.t0 + self.time_budget
 
     def _stop_before(self, state: _LoopState) -> str:
         if len(state.history) > self.max_iterations:
@@ -266,29 +287,38 @@ class Refiner(BaseRefiner):
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
 
-    def _retrying_kwargs(self) -> dict[str, Any]:
-        return {
-            "stop": stop_after_attempt(self.retry_attempts),
-            "wait": wait_exponential(multiplier=self.retry_wait, max=8),
-            "reraise": False,
-        }
+    def _retrying_kwargs(self, deadline: float | None) -> dict[str, Any]:
+        stop: stop_base = stop_after_attempt(self.retry_attempts)
+        if deadline is not None:
+            stop = stop | stop_before_deadline(deadline)
+        return {"stop": stop, "wait": wait_exponential(multiplier=self.retry_wait, max=8),
+                "retry": retry_if_exception(retry_worthy), "reraise": False}
 
-    def _call(self, reprompt: Reprompt, req: RefinementRequest) -> str:
+    def _call(self, reprompt: Reprompt, req: RefinementRequest) -> str | None:
+        """The new answer; ``None`` when the call failed after the budget was spent."""
         try:
-            for attempt in Retrying(**self._retrying_kwargs()):
+            for attempt in Retrying(**self._retrying_kwargs(req.deadline)):
                 with attempt:
                     return _check_answer(reprompt(req))
         except RetryError as exc:
-            raise _refinement_error(exc, req) from exc.last_attempt.exception()
+            failed(exc.last_attempt.exception(), req)
+            return None
+        except Exception as exc:  # noqa: BLE001 - the caller's reprompt may raise anything: typed here
+            failed(exc, req)
+            return None
         raise RefinementError("unreachable")  # pragma: no cover
 
-    async def _acall(self, reprompt: AsyncReprompt, req: RefinementRequest) -> str:
+    async def _acall(self, reprompt: AsyncReprompt, req: RefinementRequest) -> str | None:
         try:
-            async for attempt in AsyncRetrying(**self._retrying_kwargs()):
+            async for attempt in AsyncRetrying(**self._retrying_kwargs(req.deadline)):
                 with attempt:
                     return _check_answer(await reprompt(req))
         except RetryError as exc:
-            raise _refinement_error(exc, req) from exc.last_attempt.exception()
+            failed(exc.last_attempt.exception(), req)
+            return None
+        except Exception as exc:  # noqa: BLE001 - the caller's reprompt may raise anything: typed here
+            failed(exc, req)
+            return None
         raise RefinementError("unreachable")  # pragma: no cover
 
 
@@ -310,13 +340,6 @@ def _check_answer(value: object) -> str:
     if not isinstance(value, str):
         raise RefinementError(f"the LLM returned {type(value).__name__}, expected str")
     return value
-
-
-def _refinement_error(exc: RetryError, req: RefinementRequest) -> RefinementError:
-    last = exc.last_attempt.exception()
-    err = RefinementError(f"LLM re-prompt failed in round {req.round} after retries: {last!r}")
-    err.request = req  # type: ignore[attr-defined]
-    return err
 
 
 def enforce(

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from guardrail.extract.normalize import content_tokens
 from guardrail.text.lexicon import POLAR_WORDS, STOP_WORDS
@@ -173,13 +176,36 @@ def shortlist(queries: Sequence[str], candidates: Sequence[str], k: int) -> list
     """
     if len(candidates) <= k:
         return list(range(len(candidates)))
-    cand = [trigrams(c) for c in candidates]
+    vocab: dict[str, int] = {}
+    cand = _trigram_matrix(candidates, vocab, grow=True)
+    query = _trigram_matrix(queries, vocab, grow=False)
+    cand_sizes = np.asarray(cand.sum(axis=1)).ravel()
+    q_sizes = np.array([len(trigrams(q)) for q in queries], dtype=float)
     keep: set[int] = set()
-    for q in queries:
-        qg = trigrams(q)
-        scores = [len(qg & c) / (len(qg | c) or 1) for c in cand]
-        keep.update(sorted(range(len(cand)), key=scores.__getitem__, reverse=True)[:k])
+    for lo in range(0, len(queries), 64):  # bounded memory: 64 rows of scores at a time
+        inter = (query[lo:lo + 64] @ cand.T).toarray()
+        union = q_sizes[lo:lo + 64, None] + cand_sizes[None, :] - inter
+        scores = inter / np.where(union > 0, union, 1.0)
+        for row in scores:
+            keep.update(int(i) for i in np.argsort(-row, kind="stable")[:k])
     return sorted(keep)
+
+
+def _trigram_matrix(labels: Sequence[str], vocab: dict[str, int], *, grow: bool) -> Any:
+    """A sparse 0/1 matrix (one row per label) of the labels' trigrams (:func:`trigrams`);
+    new trigrams are added to ``vocab`` with ``grow``, else left out (they match nothing)."""
+    from scipy.sparse import csr_matrix
+
+    rows, cols = [], []
+    for r, label in enumerate(labels):
+        for g in trigrams(label):
+            c = vocab.get(g)
+            if c is None and grow:
+                c = vocab[g] = len(vocab)
+            if c is not None:
+                rows.append(r)
+                cols.append(c)
+    return csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(labels), max(len(vocab), 1)))
 
 
 def contains_phrase(longer: str, shorter: str) -> bool:

@@ -93,3 +93,24 @@ def test_ray_audit_matches_the_single_process_path(ray_local, tmp_path: Path) ->
     assert [t["id"] for t in table] == [r.get("id") for r in local] and res2.n == 7
     for t, b in zip(table, local):
         _same(json.loads(t["result"]), b)
+
+
+@pytest.mark.slow
+def test_check_engine_ray_on_a_two_worker_cluster_matches_local(ray_local, tmp_path: Path) -> None:
+    """Issue 30, item 16: ``kg-guardrail check --engine ray`` end to end, on 2 local workers."""
+    config = tmp_path / "cfg.json"
+    config.write_text(json.dumps(CONFIG), encoding="utf-8")
+    data = tmp_path / "in.jsonl"
+    lines = DEMO_DATA.read_text(encoding="utf-8").splitlines()[:4]
+    data.write_text("\n".join([*lines[:2], '{"id": "broken"}', *lines[2:]]) + "\n", encoding="utf-8")
+    outs = {}
+    for engine in ("local", "ray"):
+        out = tmp_path / f"{engine}.jsonl"
+        extra = ["--num-cpus", "2"] if engine == "ray" else []
+        res = CliRunner().invoke(app, ["check", str(data), "--out", str(out), "--config", str(config),
+                                       "--engine", engine, "--batch-size", "2", *extra])
+        assert res.exit_code == 1, res.output  # the broken line
+        outs[engine] = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [r.get("id") for r in outs["ray"]] == [r.get("id") for r in outs["local"]] and len(outs["ray"]) == 5
+    for a, b in zip(outs["ray"], outs["local"]):
+        _same(a, b)

@@ -25,6 +25,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage
 
 from guardrail.types import GuardResult
+from guardrail.validate import check_guard
 from guardrail_langchain._common import (
     ANSWER_KEYS,
     CONTEXT_KEYS,
@@ -84,6 +85,7 @@ class _RunBook:
     """Thread-safe bookkeeping shared by the sync and the async handler."""
 
     def _init_book(self, guard: Any, answer_key: str | None, max_results: int) -> None:
+        check_guard(guard, type(self).__name__)
         self.guard = guard
         self.answer_key = answer_key
         self.max_results = max_results

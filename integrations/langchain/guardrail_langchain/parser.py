@@ -14,6 +14,7 @@ from pydantic import ConfigDict
 
 from guardrail.errors import InvalidInputError
 from guardrail.policy.policies import DEFAULT_REFUSAL
+from guardrail.validate import check_guard
 from guardrail_langchain._common import (
     answer_text,
     arun_policy,
@@ -87,6 +88,7 @@ class GuardOutputParser(BaseOutputParser[str]):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        check_guard(self.guard, type(self).__name__)
         validate_policy(self.policy, self.llm, self.max_iterations, self.fallback)
 
     @property

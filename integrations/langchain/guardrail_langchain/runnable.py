@@ -21,6 +21,7 @@ from pydantic import ConfigDict
 
 from guardrail.errors import InvalidInputError
 from guardrail.policy.policies import DEFAULT_REFUSAL, PolicyLike, PolicyOutcome
+from guardrail.validate import check_guard
 from guardrail_langchain._common import (
     ANSWER_KEYS,
     CONTEXT_KEYS,
@@ -113,6 +114,7 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        check_guard(self.guard, type(self).__name__)
         validate_policy(self.policy, self.llm, self.max_iterations, self.fallback)
 
     # ----------------------------------------------------------------- helpers

@@ -16,6 +16,7 @@ from llama_index.core.prompts.mixin import PromptDictType
 
 from guardrail.errors import InvalidInputError
 from guardrail.types import GuardResult
+from guardrail.validate import check_guard
 from guardrail_llama_index.contexts import (
     ContextMode,
     GuardContexts,
@@ -72,6 +73,7 @@ class KGGuardrailEvaluator(BaseEvaluator):
     """
 
     def __init__(self, guard: Any, context_mode: ContextMode = "auto", log: bool = False) -> None:
+        check_guard(guard, type(self).__name__)
         self._guard = guard
         self._context_mode: ContextMode = check_mode(context_mode)
         self._log = log

@@ -43,6 +43,7 @@ from llama_index.core.instrumentation.span_handlers import BaseSpanHandler
 from pydantic import Field, PrivateAttr
 
 from guardrail.types import GuardResult
+from guardrail.validate import check_guard
 from guardrail_llama_index.contexts import ContextMode, GuardContexts, contexts_from_nodes
 
 __all__ = ["GuardEventHandler", "GuardRecord", "SpanParentTracker"]
@@ -152,6 +153,7 @@ class GuardEventHandler(BaseEventHandler):
     _lock: threading.RLock = PrivateAttr(default_factory=threading.RLock)
 
     def __init__(self, guard: Any = None, **data: Any) -> None:
+        check_guard(guard, type(self).__name__)
         super().__init__(guard=guard, **data)  # type: ignore[call-arg]
 
     @classmethod

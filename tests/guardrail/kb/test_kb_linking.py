@@ -69,3 +69,15 @@ def test_profile_language_filter(kb_file: object) -> None:
     kb = OxigraphKB(data='<http://e.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "Aa"@fr , "Ab"@en .')
     lk = EntityLinker(kb, replace(RDFS, language="en"))
     assert [e.label for e in lk.link([Mention("Ab"), Mention("Aa")])] == ["Ab"]
+
+
+def test_query_path_links_language_tagged_labels_with_the_rdfs_profile() -> None:
+    """Issue 30, item 10: ``"Odile Varnay"@en`` links through the VALUES query of large KBs."""
+    kb = OxigraphKB(data=(
+        '<http://e.org/ov> <http://www.w3.org/2000/01/rdf-schema#label> "Odile Varnay"@en .\n'
+        '<http://e.org/hs> <http://www.w3.org/2000/01/rdf-schema#label> "Halcott Scientific"@en-GB .\n'
+        '<http://e.org/mo> <http://www.w3.org/2000/01/rdf-schema#label> "Monterrey" .\n'))
+    lk = EntityLinker(kb, RDFS, index_limit=1)  # more names than the index: the query path
+    got = lk.link([Mention("Odile Varnay"), Mention("halcott scientific"), Mention("Monterrey")])
+    assert [e.iri for e in got] == ["http://e.org/ov", "http://e.org/hs", "http://e.org/mo"]
+    assert EntityLinker(kb, RDFS).link([Mention("Odile Varnay")])[0].iri == "http://e.org/ov"  # the index path
