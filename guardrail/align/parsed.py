@@ -239,7 +239,8 @@ def slot_marks(slot: Slot) -> set[str]:
 
 def anchors(sent: Sent, slot: Slot, window: int = _WINDOW) -> frozenset[str]:
     """The role of ``slot`` in ``sent``: ``w:<lemma>`` for the content words within
-    ``window`` tokens and the governing verb, plus the marks of the other slots there.
+    ``window`` tokens and the governing verb, plus the marks of the other slots there or
+    governed by the same verb.
 
     Returns
     -------
@@ -255,9 +256,9 @@ def anchors(sent: Sent, slot: Slot, window: int = _WINDOW) -> frozenset[str]:
            if sent.toks[i].pos in _CONTENT_POS and sent.toks[i].lemma not in STOP_WORDS
            and not sent.toks[i].ent and not (a <= i < b)}
     for other in sent.slots:
-        if other is slot:
+        if other is slot or other.toks[1] <= other.toks[0]:
             continue
         oa, ob = other.toks
-        if any(oa <= i < ob for i in [*near, gov]):
-            out |= slot_marks(other)
+        if any(oa <= i < ob for i in [*near, gov]) or _governor(sent, _root(sent, other)) == gov:
+            out |= slot_marks(other)  # a value next to it, or of the same clause
     return frozenset(out)

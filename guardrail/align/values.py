@@ -80,7 +80,7 @@ class NumValue:
 def _quantulum() -> Any:
     parser = require("quantulum3.parser")
     clf = require("quantulum3.classifier")
-    clf.USE_CLF = False  # its pickled classifier needs a scikit-learn it was not built with
+    setattr(clf, "USE_CLF", False)  # noqa: B010 - its pickled classifier needs another scikit-learn
     return parser
 
 

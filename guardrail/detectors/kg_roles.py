@@ -138,7 +138,7 @@ class RoleSwapDetector(KGCheckDetector):
         for mark in anchors(claim, x):
             if mark.startswith(("n:", "d:", "t:")):
                 out.add(mark)
-            elif mark.startswith("w:") and sum(mark[2:] in s.lemmas() for s in context) in (1, 2):
+            elif mark.startswith("w:") and mark[2:].isalpha() and sum(mark[2:] in s.lemmas() for s in context) in (1, 2):
                 out.add(mark)
         return out
 
