@@ -15,6 +15,10 @@ entity             :class:`~.entity.EntityGroundingDetector`        HalluGraph (
 kg_guard           :class:`~.kg_guard.KGGuardDetector`              KG-Guard (001)
 gga                :class:`~.gga.GGADetector` (white-box)           GGA (003): PRD, SAS
 kb_facts           :class:`~.kb_facts.KBFactsDetector`              KEA Explain (000): KB facts
+kg_slots           :class:`~.kg_values.SlotContradictionDetector`   KEA Explain: contradictory pairs
+kg_literals        :class:`~.kg_values.LiteralGroundingDetector`    HalluGraph EG / GraphEval literals
+kg_roles           :class:`~.kg_roles.RoleSwapDetector`             HalluGraph (004): RP, roles
+kg_negation        :class:`~.kg_negation.NegationDetector`          GraphEval: negated claims
 lexical*           :class:`~.support.LexicalSupportDetector`        baselines
 sentence           :class:`~.support.SentenceSupportDetector`       baseline
 novelty*           :class:`~.novelty.NoveltyDetector`               baselines (reward copying)
@@ -60,6 +64,10 @@ REGISTRY: dict[str, DetectorSpec] = {
     "kg_guard": _row("guardrail.detectors.kg_guard:KGGuardDetector"),
     "gga": _row("guardrail.detectors.gga:GGADetector"),
     "kb_facts": _row("guardrail.detectors.kb_facts:KBFactsDetector"),
+    "kg_slots": _row("guardrail.detectors.kg_values:SlotContradictionDetector"),
+    "kg_literals": _row("guardrail.detectors.kg_values:LiteralGroundingDetector"),
+    "kg_roles": _row("guardrail.detectors.kg_roles:RoleSwapDetector"),
+    "kg_negation": _row("guardrail.detectors.kg_negation:NegationDetector"),
     "lexical": _row(_LEX),
     "lexical_worst": _row(_LEX, reduce="worst_sentence"),
     "lexical_ctx": _row(_LEX, use_question=False),

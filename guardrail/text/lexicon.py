@@ -7,7 +7,7 @@ are not merged into one list); they only live here, named by what they are for.
 from __future__ import annotations
 
 __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WORDS", "POLAR_WORDS",
-           "POLAR_FALLBACK_WORDS"]
+           "POLAR_FALLBACK_WORDS", "NEGATION_WORDS", "NEGATING_VERBS", "ANTONYM_PAIRS"]
 
 #: Words removed from the start of a label (repeatedly): articles, demonstratives,
 #: possessive pronouns, quantifiers and wh-determiners.
@@ -46,3 +46,30 @@ POLAR_WORDS: frozenset[str] = frozenset({"yes", "no", "yeah", "yep", "nope", "tr
 #: Answer words of a polar question; kept as fallback nodes although spaCy lists
 #: some ("no", "not") as stop words, so a bare "No." is judged, not abstained on.
 POLAR_FALLBACK_WORDS: frozenset[str] = frozenset({"yes", "no", "not", "yeah", "yep", "nope"})
+
+#: Words that negate the predicate they attach to (the ``kg_negation`` check).
+NEGATION_WORDS: frozenset[str] = frozenset({"not", "n't", "never", "no", "without", "none", "nor", "neither",
+                                            "cannot", "nobody", "nothing"})
+
+#: Verbs whose complement is negated ("stopped offering" = no longer offers).
+NEGATING_VERBS: frozenset[str] = frozenset({"stop", "cease", "fail", "refuse", "avoid", "prevent", "deny",
+                                            "decline", "lack", "omit", "halt", "quit"})
+
+#: Opposite predicates (lemmas), read both ways; antonyms formed by a negative prefix
+#: (un-, in-, dis-, non-...) are found without a list.
+ANTONYM_PAIRS: frozenset[tuple[str, str]] = frozenset({
+    ("allow", "forbid"), ("allow", "prohibit"), ("allow", "ban"), ("permit", "forbid"), ("permit", "prohibit"),
+    ("permit", "ban"), ("increase", "decrease"), ("rise", "fall"), ("raise", "lower"), ("raise", "cut"),
+    ("grow", "shrink"), ("gain", "lose"), ("win", "lose"), ("accept", "reject"), ("approve", "reject"),
+    ("include", "exclude"), ("add", "remove"), ("open", "close"), ("start", "stop"), ("begin", "end"),
+    ("buy", "sell"), ("import", "export"), ("enter", "leave"), ("arrive", "depart"), ("before", "after"),
+    ("above", "below"), ("over", "under"), ("more", "less"), ("more", "fewer"), ("high", "low"),
+    ("higher", "lower"), ("maximum", "minimum"), ("first", "last"), ("early", "late"), ("earlier", "later"),
+    ("required", "optional"), ("mandatory", "optional"), ("public", "private"), ("same", "different"),
+    ("success", "failure"), ("succeed", "fail"), ("pass", "fail"), ("true", "false"), ("hot", "cold"),
+    ("strong", "weak"), ("stronger", "weaker"), ("positive", "negative"), ("internal", "external"),
+    ("full", "empty"), ("free", "paid"), ("stay", "leave"), ("keep", "remove"), ("remain", "leave"),
+    ("expand", "contract"), ("hire", "fire"), ("borrow", "lend"), ("inside", "outside"), ("always", "never"),
+    ("increase", "reduce"), ("improve", "worsen"), ("profit", "loss"), ("surplus", "deficit"),
+    ("on", "off"), ("enable", "disable"), ("confirm", "deny"), ("support", "oppose"), ("agree", "disagree"),
+})

@@ -1,0 +1,259 @@
+"""Typed-slot and literal checks: a claim's names, dates and numbers against its evidence.
+
+* :class:`SlotContradictionDetector` (``"kg_slots"``): a name (person, organisation,
+  place...), date or number of a claim that its aligned evidence does not contain,
+  while the evidence holds a *different* value of the same type *in the same role*
+  (their :func:`~guardrail.align.parsed.anchors` share at least ``min_role`` marks: the
+  same governing verb, neighbouring words, or other values of the clause), is a
+  contradiction: "until 15 August" where the evidence says "until 15 July"; "she
+  succeeds Tomas Berg" where it says she succeeds Anna Lind. A value stated elsewhere in
+  the context in the same role is not flagged (a synthesis of two passages).
+* :class:`LiteralGroundingDetector` (``"kg_literals"``): every date, number, money
+  amount, quantity and percentage of the answer must be in the context, or follow from
+  two numbers of the claim's evidence by one arithmetic step (sum, difference,
+  percentage, double, triple, half): "thirteen years later" from 1918 and 1931.
+
+Values are compared after normalisation (:mod:`guardrail.align.values`), so "fourteen"
+matches 14, "1.5 million" 1,500,000 and "March 2022" "15 March 2022".
+
+References
+----------
+KEA Explain: contradictory triple pairs (a claim and evidence that differ in one
+element); HalluGraph: entity grounding of literals; Sansford et al., GraphEval (2024).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+
+from guardrail.align.parsed import Sent, Slot, anchors
+from guardrail.align.values import NumValue, numbers_equal, units_compatible
+from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
+from guardrail.errors import InvalidInputError
+
+__all__ = ["SlotContradictionDetector", "LiteralGroundingDetector", "same_value", "same_type"]
+
+_PLACE = frozenset({"GPE", "LOC", "FAC"})
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _year(v: NumValue | None) -> int | None:
+    if v is None or v.dim != "number" or not 1000 <= v.value <= 2100 or v.value != int(v.value):
+        return None
+    return int(v.value)
+
+
+def _atoms(s: Slot) -> frozenset[str]:
+    y = _year(s.num)
+    return frozenset({f"y{y}"}) if y else (s.keys if s.kind == "DATE" else frozenset())
+
+
+def conflicting_dates(c: Slot, e: Slot) -> bool:
+    """Two dates that give a different value for a calendar component both state."""
+    ac, ae = _atoms(c), _atoms(e)
+    return any({k for k in ac if k[0] == p}.isdisjoint({k for k in ae if k[0] == p})
+               for p in {k[0] for k in ac} & {k[0] for k in ae})
+
+
+def same_value(c: Slot, e: Slot) -> bool:
+    """Whether evidence slot ``e`` states claim slot ``c`` (names: one's words contain the
+    other's or the same last word; dates: one's atoms contain the other's; numbers: equal
+    within the claim's precision; a year equals a date naming only that year). Not
+    symmetric: "2022" is stated by "March 2022", not the other way round."""
+    if c.num is not None and e.num is not None:
+        return numbers_equal(c.num, e.num)
+    if c.kind == "DATE" or e.kind == "DATE":
+        yc, ye = _atoms(c), _atoms(e)
+        return bool(yc and ye) and yc <= ye
+    if c.num is not None or e.num is not None or not c.keys or not e.keys:
+        return False
+    if c.keys <= e.keys or e.keys <= c.keys or c.kind == "TIME" or e.kind == "TIME":
+        return c.keys <= e.keys or e.keys <= c.keys
+    if _initials(c.text) == _initials(e.text):  # "U.S." / "the United States"
+        return True
+    return c.text.split()[-1].lower().strip("'s") == e.text.split()[-1].lower().strip("'s")
+
+
+def _initials(name: str) -> str:
+    words = [w for w in name.replace(".", " ").split() if w.lower() not in ("the", "of", "and")]
+    if len(words) == 1 and words[0].isupper():
+        return words[0].lower()
+    return "".join(w[0] for w in words).lower() if len(words) > 1 else name.lower()
+
+
+def same_type(c: Slot, e: Slot) -> bool:
+    """Whether ``e`` could fill the slot of ``c``: same name label (places together), dates
+    sharing a calendar component, numbers of compatible units."""
+    if c.num is not None and e.num is not None:
+        return units_compatible(c.num, e.num) and c.num.dim == e.num.dim
+    if c.kind == "DATE" or e.kind == "DATE":
+        return conflicting_dates(c, e)
+    if c.kind == e.kind:
+        return c.kind not in ("DATE", "NUM", "TIME") or c.kind == "TIME"
+    return c.kind in _PLACE and e.kind in _PLACE
+
+
+def _trivial(c: Slot) -> bool:
+    """A number written as a small word ("one of them", "two languages") is not checked."""
+    return c.num is not None and c.num.words and abs(c.num.value) <= 2
+
+
+def _slots(sents: Sequence[Sent]) -> Iterator[tuple[Sent, Slot]]:
+    for s in sents:
+        for sl in s.slots:
+            yield s, sl
+
+
+def _in_text(c: Slot, sents: Sequence[Sent]) -> bool:
+    """A name (or a number's digits) occurs verbatim in one of ``sents``."""
+    if c.num is not None:  # a bare figure quantulum3 may read otherwise in the context
+        digits = {m.group(0).replace(",", "") for m in _DIGITS.finditer(c.text)}
+        return bool(digits) and not c.num.words and c.num.dim == "number" and any(
+            digits <= {m.group(0).replace(",", "") for m in _DIGITS.finditer(s.text)} for s in sents)
+    if c.kind == "DATE":
+        return False
+    needle = c.text.lower().removesuffix("'s").removeprefix("the ")
+    return any(needle in s.text.lower() for s in sents)
+
+
+class SlotContradictionDetector(KGCheckDetector):
+    """A claim value that its evidence replaces by another value of the same type in the
+    same role (see the module docstring).
+
+    Parameters
+    ----------
+    min_role : int
+        Least number of shared role marks for two values to fill the same slot (>= 1;
+        default 2).
+    evidence_words : int
+        Word budget of each claim's aligned evidence (default 80).
+    name : str or None
+        The registry row's name.
+
+    Raises
+    ------
+    InvalidInputError
+        ``min_role`` below 1 or a bad ``evidence_words``.
+    """
+
+    name = "kg_slots"
+
+    def __init__(self, min_role: int = 2, evidence_words: int = 80, name: str | None = None) -> None:
+        super().__init__(evidence_words=evidence_words, name=name)
+        if isinstance(min_role, bool) or not isinstance(min_role, int) or min_role < 1:
+            raise InvalidInputError(f"min_role must be an int >= 1, got {min_role!r}")
+        self.min_role = min_role
+
+    def check_claim(self, claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
+        """Flag each claim value replaced in its evidence (see the class docstring)."""
+        flags: list[Flag] = []
+        ev = list(_slots(evidence))
+        for c in claim.slots:
+            if _trivial(c) or any(same_value(c, e) for _, e in ev) or _in_text(c, evidence):
+                continue
+            if c.num is not None and _arithmetic(c.num, _numbers(evidence)):
+                continue  # "450 above the 6,000 goal" from 6,450
+            role = anchors(claim, c)
+            if any(same_value(c, e) and role & anchors(s, e) for s, e in _slots(context)):
+                continue  # stated in the same role elsewhere (a synthesis)
+            elsewhere = _in_text(c, context) or any(same_value(c, x) for _, x in _slots(context))
+            best: tuple[int, Sent, Slot] | None = None
+            for s, e in ev:
+                if not same_type(c, e) or any(same_value(o, e) for o in claim.slots):
+                    continue
+                shared = len(role & anchors(s, e))
+                if shared >= self.min_role + elsewhere and (best is None or shared > best[0]):
+                    best = (shared, s, e)
+            if best is None:
+                continue
+            _, s, e = best
+            reason = (f"the answer says '{c.text}' where the context says '{e.text}' in the same role: "
+                      f"'{s.text}'" + (f" ('{c.text}' is named elsewhere in the context)" if elsewhere else ""))
+            conf = 0.9 if elsewhere or c.kind in ("NUM", "DATE") else 0.7
+            flags.append(flag_for(claim, c.start, c.end, reason, s, conf))
+        return flags
+
+
+def _arithmetic(v: NumValue, nums: Sequence[float]) -> bool:
+    """``v`` follows from one or two of ``nums`` by one arithmetic step: a sum, a
+    difference, a percentage ``100 a / b``, a double, a triple or a half (products and
+    free ratios are left out: too many wrong figures would follow by chance)."""
+    tol = max(v.tol, 1e-9)
+    for a in nums:
+        if any(abs(k * a - v.value) <= tol for k in (2.0, 3.0, 0.5)):
+            return True
+    for a, b in itertools.permutations(nums, 2):
+        cands = [a + b, a - b]
+        if b:
+            cands.append(100.0 * a / b)
+        if any(abs(x - v.value) <= tol for x in cands):
+            return True
+    return False
+
+
+def _numbers(sents: Sequence[Sent]) -> list[float]:
+    out: list[float] = []
+    for s in sents:
+        for sl in s.slots:
+            if sl.num is not None:
+                out.append(sl.num.value)
+            out.extend(float(k[1:]) for k in sl.keys if sl.kind == "DATE" and k[0] == "y")
+    return list(dict.fromkeys(out))[:40]
+
+
+class LiteralGroundingDetector(KGCheckDetector):
+    """Every date and number of the answer must be grounded in the context (see the module
+    docstring).
+
+    Parameters
+    ----------
+    arithmetic : bool
+        Accept a number that one arithmetic step derives from two numbers of the claim's
+        evidence (default True).
+    evidence_words : int
+        Word budget of each claim's aligned evidence (default 80).
+    name : str or None
+        The registry row's name.
+    """
+
+    name = "kg_literals"
+
+    def __init__(self, arithmetic: bool = True, evidence_words: int = 80, name: str | None = None) -> None:
+        super().__init__(evidence_words=evidence_words, name=name)
+        self.arithmetic = bool(arithmetic)
+
+    def check_claim(self, claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
+        """Flag each date or number of the claim that the context does not ground."""
+        flags: list[Flag] = []
+        ctx = list(_slots(context))
+        nums: list[float] | None = None
+        for c in claim.slots:
+            if c.kind not in ("DATE", "NUM") or _trivial(c):
+                continue
+            if any(same_value(c, e) for _, e in ctx) or _in_text(c, context) or self._dates_joined(c, context):
+                continue
+            if c.num is not None and self.arithmetic:
+                nums = _numbers(evidence) if nums is None else nums
+                if _arithmetic(c.num, nums):
+                    continue
+            near = [(s, e) for s, e in _slots(evidence) if same_type(c, e)]
+            ev = near[0][0] if near else (evidence[0] if evidence else None)
+            said = f"; the closest evidence says '{near[0][1].text}' in '{near[0][0].text}'" if near else ""
+            reason = f"'{c.text}' is stated nowhere in the context{said}"
+            flags.append(flag_for(claim, c.start, c.end, reason, ev, 0.9 if near else 0.7))
+        return flags
+
+    @staticmethod
+    def _dates_joined(c: Slot, context: Sequence[Sent]) -> bool:
+        """A claim date whose atoms one context sentence states across several dates."""
+        if c.kind != "DATE":
+            return False
+        for s in context:
+            atoms: set[str] = set()
+            for sl in s.slots:
+                atoms |= sl.keys if sl.kind == "DATE" else ({f"y{_year(sl.num)}"} if _year(sl.num) else set())
+            if c.keys <= atoms:
+                return True
+        return False

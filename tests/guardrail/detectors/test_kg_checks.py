@@ -1,0 +1,150 @@
+"""The knowledge-graph contradiction checks, with real spaCy and the real normalisers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from guardrail import Guard
+from guardrail.align.values import date_atoms, number_values
+from guardrail.config import GuardConfig
+from guardrail.detectors import REGISTRY, build_detector
+from guardrail.detectors.base import AlignmentInput
+from guardrail.errors import InvalidInputError
+from guardrail.types import KnowledgeGraph
+
+CHECKS = ("kg_slots", "kg_roles", "kg_literals", "kg_negation")
+
+
+def run(name: str, answer: str, *contexts: str) -> Any:
+    item = AlignmentInput(answer=answer, contexts=contexts, question=None, claim_graph=KnowledgeGraph(),
+                          context_graph=KnowledgeGraph(), encoder=None)  # type: ignore[arg-type]
+    return build_detector(name).detect(item)
+
+
+def flagged(out: Any) -> list[str]:
+    return [f["text"] for f in out.details["flags"]]
+
+
+# --- value normalisation -------------------------------------------------------------------
+
+def test_numbers_in_words_and_scales_normalise() -> None:
+    vals = [v.value for v in number_values("Fourteen engineers, aged 5 to 10, raised $1.5 million; it sold for $2bn")]
+    assert vals == [14.0, 5.0, 10.0, 1_500_000.0, 2_000_000_000.0]
+
+
+def test_dates_give_their_explicit_atoms() -> None:
+    assert date_atoms("4 to 22 November 2024") == {"d4", "d22", "m11", "y2024"}
+    assert date_atoms("March 2022") == {"m3", "y2022"}
+    assert date_atoms("next spring") == frozenset()
+
+
+# --- typed slots ---------------------------------------------------------------------------
+
+def test_slots_flag_a_replaced_date_with_its_evidence() -> None:
+    out = run("kg_slots", "The offer runs until 15 August.", "The offer runs until 15 July. Prices start at 10 euros.")
+    assert flagged(out) == ["15 August"]
+    flag = out.details["flags"][0]
+    assert "15 July" in flag["reason"] and flag["evidence"] == "The offer runs until 15 July."
+    assert flag["source"] == 0 and out.score >= 0.5
+
+
+def test_slots_flag_a_replaced_amount() -> None:
+    out = run("kg_slots", "Furrowline raised $42 million in a round led by Greenrow Capital.",
+              "Furrowline has raised $24 million in a Series B round led by Greenrow Capital.")
+    assert flagged(out) == ["$42 million"]
+
+
+def test_slots_pass_a_value_derived_by_arithmetic() -> None:
+    out = run("kg_slots", "New subscribers came in 450 above the 6,000 goal.",
+              "New subscribers: target 6,000, actual 6,450.")
+    assert out.score == 0.0
+
+
+# --- roles ---------------------------------------------------------------------------------
+
+def test_roles_flag_exchanged_subject_and_object() -> None:
+    out = run("kg_roles", "YouTube acquired Google in 2006.", "Google acquired YouTube in 2006.")
+    assert flagged(out) == ["YouTube"] and "Google acquired YouTube" in out.details["flags"][0]["reason"]
+
+
+def test_roles_flag_an_amount_moved_to_another_named_backer() -> None:
+    out = run("kg_roles", "Tamber Ventures, a farming co-op backing Furrowline for the first time, put in $3 million.",
+              "Existing investors Tamber Ventures and the Okafor Family Office also took part, as did a new backer, "
+              "the agricultural co-operative Midvale Grain, which invested $3 million.")
+    assert flagged(out) == ["Tamber Ventures"] and "Midvale Grain" in out.details["flags"][0]["reason"]
+
+
+def test_roles_read_the_passive_as_its_active_form() -> None:
+    assert run("kg_roles", "YouTube was acquired by Google in 2006.", "Google acquired YouTube in 2006.").score == 0.0
+
+
+# --- literals ------------------------------------------------------------------------------
+
+def test_literals_flag_an_ungrounded_quantity() -> None:
+    out = run("kg_literals", "The bridge is 650 metres long.", "The bridge is 450 metres long and opened in 1931.")
+    assert flagged(out) == ["650 metres"] and "450 metres" in out.details["flags"][0]["reason"]
+
+
+def test_literals_flag_an_ungrounded_date() -> None:
+    out = run("kg_literals", "The bridge opened on 3 May 1932.", "The bridge opened on 3 May 1931.")
+    assert flagged(out) == ["3 May 1932"]
+
+
+def test_literals_accept_simple_arithmetic() -> None:
+    out = run("kg_literals", "Haber won in 1918 and Bosch thirteen years later.",
+              "Haber won the prize in 1918. Bosch won it in 1931.")
+    assert out.score == 0.0
+
+
+# --- negation and antonyms -----------------------------------------------------------------
+
+def test_negation_flags_opposite_polarity() -> None:
+    out = run("kg_negation", "Dogs are not allowed on the ferry.", "Dogs are allowed on the ferry but not on the island.")
+    assert flagged(out) == ["allowed"]
+
+
+def test_negation_flags_an_antonym() -> None:
+    out = run("kg_negation", "The central bank lowered its discount rate to 6.5%.",
+              "The central bank raised its discount rate to 6.5% on Monday.")
+    assert flagged(out) == ["lowered"] and "raised" in out.details["flags"][0]["reason"]
+
+
+# --- faithful rewordings pass every check --------------------------------------------------
+
+REWORDINGS = [
+    # number written out, "1.5 million", voice, clause order
+    ("Fourteen engineers work at Quillo, which was bought by Orbit in March 2022 for $1.5 million.",
+     "Orbit acquired Quillo for 1,500,000 dollars in March 2022. Quillo employs 14 engineers."),
+    # synonym, voice
+    ("Pets may travel on the ferry, which was built in 1998 by Harland.",
+     "Harland built the ferry in 1998. Dogs are allowed on the ferry but not on the island."),
+    # clause order, synonym
+    ("On 15 July the offer ends; until then the price is ten euros.",
+     "The offer runs until 15 July. Prices start at 10 euros."),
+]
+
+
+@pytest.mark.parametrize("name", CHECKS)
+@pytest.mark.parametrize(("answer", "context"), REWORDINGS)
+def test_faithful_rewording_is_not_flagged(name: str, answer: str, context: str) -> None:
+    out = run(name, answer, context)
+    assert out.score == 0.0, out.details["flags"]
+
+
+# --- registry and guard --------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", CHECKS)
+def test_checks_are_registered_and_validate_parameters(name: str) -> None:
+    assert name in REGISTRY and build_detector(name).name == name
+    with pytest.raises(InvalidInputError):
+        build_detector(name).__class__(evidence_words=3)
+
+
+def test_checks_run_inside_a_guard_with_node_flags() -> None:
+    cfg = GuardConfig(name="kg", detectors=list(CHECKS), aggregation="max", weights={n: 1.0 for n in CHECKS},
+                      threshold=0.5, node_threshold=0.5)
+    res = Guard(config=cfg).check("The bridge is 650 metres long.", ["The bridge is 450 metres long."])
+    assert not res.passed and res.detector_scores["kg_literals"] >= 0.5
+    assert any("650" in n.text for n in res.flagged_nodes)
