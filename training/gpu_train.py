@@ -363,12 +363,12 @@ def main(argv: list[str] | None = None) -> None:
             log(fh, f"no time left for runs {run}..{len(specs) - 1}")
             break
         tr = Trainer(spec, args, d, device, fh)
-        if args.max_steps:
-            tr.total = tr.planned = min(tr.total, args.max_steps)
-            tr.epoch_ends = sorted({min(e, tr.total) for e in tr.epoch_ends})
         if state_path is not None and (state_path / "state.pt").is_file():
             tr.restore(torch.load(state_path / "state.pt", map_location=device, weights_only=False))
             log(fh, f"resumed at step {tr.step} of {tr.total}")
+        if args.max_steps:
+            tr.total = tr.planned = min(tr.planned, args.max_steps)
+            tr.epoch_ends = tr.planned_ends = sorted({min(e, tr.total) for e in tr.planned_ends})
         log(fh, f"run {run}: {dict(spec)}; {tr.total} steps planned")
         run_one(run, tr, time.time() + left / (len(specs) - run), args, state_path)
         results.append({"spec": dict(spec), "steps": tr.step, "curve": tr.curve, "best_select": tr.best[0],
