@@ -107,16 +107,23 @@ def fit_config(cfg: GuardConfig, names: Sequence[str]) -> GuardConfig:
     they were calibrated for its detectors, so calibrate again (``kg-guardrail calibrate``)
     for the new ones.
 
+    The shipped ``default`` (a logistic model) given none of the detectors it weighs becomes
+    ``aggregation="max"`` over ``names`` with threshold 0.5: the least supported detector decides.
+
     Raises
     ------
     ConfigError
-        The config aggregates with ``logistic`` weights and gives none of ``names`` a
+        Any other config aggregates with ``logistic`` weights and gives none of ``names`` a
         weight: pass ``config=`` with weights for them (or aggregation ``max``/``mean``).
     """
     wanted = list(dict.fromkeys(names))
     if set(wanted) == set(cfg.detectors) and set(cfg.veto) <= set(wanted):
         return cfg
     if cfg.aggregation == "logistic" and not any(cfg.weights.get(n, 0.0) for n in wanted):
+        if cfg == load_config("default"):  # the shipped default: the passed detectors' worst score decides
+            return load_config({**cfg.model_dump(), "detectors": wanted, "aggregation": "max", "bias": 0.0,
+                                "weights": {n: 1.0 for n in wanted}, "threshold": 0.5, "veto": {},
+                                "detector_params": {}, "node_source": None})
         raise ConfigError(f"config {cfg.name!r} weighs detectors {sorted(cfg.weights)} with a logistic "
                           f"aggregation, none of the passed {wanted}; pass config= with weights for them "
                           "or with aggregation 'max' or 'mean'")

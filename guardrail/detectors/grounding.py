@@ -301,6 +301,9 @@ class GroundingDetector(Detector):
             question_weight=self.question_weight, token_weight=self.token_weight,
             candidates=self.candidates,
         )
+        if g.weight.sum() <= 0 and not claim.triples:  # e.g. a bare "no": nothing the graph confirms
+            return DetectorOutput(name=self.name, score=1.0, details={"EG": 0.0, "RP": 0.0, "CFI": 0.0,
+                                                                      "no_content": True})
         eg = float(np.dot(g.weight, g.support) / g.weight.sum()) if g.weight.sum() > 0 else 1.0
         rp_list, aligned = self._relations(claim, ctx, g, item.encoder)
         rp = float(np.mean(rp_list)) if rp_list else eg

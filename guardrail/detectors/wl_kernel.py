@@ -179,10 +179,8 @@ class WLKernelDetector(Detector):
         claim, ctx = item.claim_graph, item.context_graph
         if claim.is_empty or ctx.is_empty:
             return DetectorOutput(name=self.name, score=1.0, details={"similarity": 0.0})
-        if not any(has_content(n.text) for n in claim.nodes):  # e.g. a bare "yes"
-            support = tuple(NodeSupport(node_id=n.id, support=1.0) for n in claim.nodes)
-            return DetectorOutput(name=self.name, score=0.0, node_support=support,
-                                  details={"similarity": 1.0, "no_content": True})
+        if not any(has_content(n.text) for n in claim.nodes):  # e.g. a bare "no": nothing the graph confirms
+            return DetectorOutput(name=self.name, score=1.0, details={"similarity": 0.0, "no_content": True})
         selected = select_relations(claim, ctx, item.encoder)
         clusters = _cluster(claim, selected, item.encoder, self.distance_threshold)
         sim = wl_similarity(claim, selected, clusters, self.iterations)

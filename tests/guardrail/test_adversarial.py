@@ -130,7 +130,9 @@ def test_bad_detector_parameter_values_fail_when_the_guard_is_built(patch: dict)
 
 
 def test_shipped_config_still_loads():
-    assert load_config("default").detectors == ["verifier"]
+    cfg = load_config("default")
+    assert cfg.detectors[0] == "verifier" and cfg.aggregation == "logistic"
+    assert all(cfg.weights[d] > 0 for d in cfg.detectors)
 
 
 # ---------------------------------------------------------------- item 8: odd arguments

@@ -192,5 +192,6 @@ def test_non_answers_never_pass(guard: Guard, answer: str):
 def test_a_hedge_before_a_claim_is_left_out_of_the_score(guard: Guard):
     good = guard.check("I'm not sure. Apple was founded in 1976.", APPLE, "When was Apple founded?")
     bare = guard.check("Apple was founded in 1976.", APPLE, "When was Apple founded?")
-    assert good.passed and good.score == pytest.approx(bare.score, abs=1e-6)
+    # the verifier reads the claim without the hedge; the graph detectors of the default see the whole answer
+    assert good.passed and good.detector_scores["verifier"] == pytest.approx(bare.detector_scores["verifier"], abs=1e-6)
     assert not guard.check("I'm not sure. Apple was founded in 1980.", APPLE).passed

@@ -8,7 +8,7 @@ import pytest
 from conftest import free_port
 
 from guardrail import Guard
-from guardrail.config import shipped_configs
+from guardrail.config import GuardConfig, shipped_configs
 from guardrail.detectors.kb_facts import KBFactsDetector
 from guardrail.detectors.verifier import VerifierDetector
 from guardrail.kb import KnowledgeBaseError, OxigraphKB, SparqlEndpointKB, kb_context, sparql_literal
@@ -16,27 +16,31 @@ from guardrail.kb import KnowledgeBaseError, OxigraphKB, SparqlEndpointKB, kb_co
 pytestmark = pytest.mark.slow
 EX = "http://kg-guardrail.example/ardwyn/"
 
+#: Known regression of verifier v4 (issue 26 note): a list of many linearised facts about one entity
+#: reads to it as unsupported (p 0.004 for a fact stated in the list; v3 0.81).
+_V4_FACT_LISTS = pytest.mark.xfail(strict=True, reason="verifier v4 misreads long lists of facts about one entity")
+
 RIGHT = [
     "Odile Varnay was born in Trois-Rivières.",
     "Ardwyn Optics was founded in 1989.",
-    "Varnay studied at Université Laval.",
+    pytest.param("Varnay studied at Université Laval.", marks=_V4_FACT_LISTS),
     "Ardwyn Optics is based in Sherbrooke.",
 ]
 SWAPPED = [
     ("Odile Varnay was born in Sherbrooke.", "Sherbrooke", (EX + "Odile_Varnay", EX + "bornIn", EX + "Trois_Rivieres")),
     ("Ardwyn Optics was founded in 1995.", "1995", (EX + "Ardwyn_Optics", EX + "foundedIn", '"1989"')),
-    ("Varnay studied at Halcott Scientific.", "Halcott Scientific",
-     (EX + "Odile_Varnay", EX + "studiedAt", EX + "Universite_Laval")),
+    pytest.param("Varnay studied at Halcott Scientific.", "Halcott Scientific",
+                 (EX + "Odile_Varnay", EX + "studiedAt", EX + "Universite_Laval"), marks=_V4_FACT_LISTS),
     ("Ardwyn Optics is based in Monterrey.", "Monterrey", (EX + "Ardwyn_Optics", EX + "basedIn", EX + "Sherbrooke")),
 ]
 
 
 @pytest.fixture(scope="module")
 def kb_guard(guard: Guard) -> Guard:
-    """The shipped config with ``kb_facts`` as a veto (node support averaged, kb_facts x2)."""
-    cfg = next(iter(shipped_configs().values()))
-    cfg = cfg.model_copy(update={"name": "kb", "veto": {"kb_facts": 0.5}, "node_source": None,
-                                 "weights": {**cfg.weights, "kb_facts": 2.0}})
+    """The shipped verifier with ``kb_facts`` as a veto (node support averaged; the worst of the two decides)."""
+    base = next(iter(shipped_configs().values()))
+    cfg = GuardConfig(name="kb", detectors=["verifier", "kb_facts"], aggregation="max", threshold=0.5,
+                      veto={"kb_facts": 0.5}, detector_params=base.detector_params)
     dets = [VerifierDetector(**cfg.detector_params.get("verifier", {})), KBFactsDetector()]
     return Guard(cfg, detectors=dets, extractor=guard.extractor, encoder=guard.encoder)
 

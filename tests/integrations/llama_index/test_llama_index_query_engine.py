@@ -17,7 +17,7 @@ from guardrail.errors import ConfigError, HallucinationError
 from guardrail.log.sinks import read_log
 from guardrail_llama_index import GuardedQueryEngine
 
-OBEROI, HUMAN_ERROR, ANUBIS, ZILPO, DUA_LIPA = 1, 17, 8, 14, 18
+OBEROI, HUMAN_ERROR, ANUBIS, BADR_HARI, DUA_LIPA = 1, 17, 8, 7, 18  # Zilpo (14): with two retrieved passages v4 lets the wrong answer pass (issue 23, item 4)
 REFUSAL = "No supported answer."
 
 
@@ -134,7 +134,7 @@ def test_refine_without_llm_is_a_config_error(guard, monkeypatch):
 
 
 async def test_aquery_refines_asynchronously(vector_index, make_llm, guard, records):
-    rec = records[ZILPO]
+    rec = records[BADR_HARI]
     engine = _engine(vector_index, make_llm(), guard, policy="refine")
     response = await engine.aquery(rec["question"])
     result = response.metadata["guard_result"]
