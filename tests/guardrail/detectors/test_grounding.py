@@ -89,10 +89,12 @@ def test_context_without_triples_uses_node_grounding():
     assert out.details["RP"] == pytest.approx(1.0)
 
 
-def test_polar_answer_asserts_nothing():
+def test_polar_answer_gets_no_graph_support():
+    # a bare "Yes" asserts nothing the graph can confirm: the verifier alone can support it (issue 30:
+    # a content-free "No." to a "when" question must not pass on the graph signals of the default)
     claim = KnowledgeGraph(nodes=(node("-1:0", "Yes", "TOKEN"),), texts=("Yes",))
     out = GroundingDetector().detect(_item(claim))
-    assert out.score == pytest.approx(0.0)
+    assert out.score == pytest.approx(1.0) and out.details["no_content"] is True
 
 
 def test_entity_detector_ignores_generic_nouns():
