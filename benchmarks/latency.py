@@ -105,9 +105,9 @@ def rag_items(docs: list[dict], words: int = 400) -> list[dict]:
     return out
 
 
-def throughput(items: list[dict]) -> dict[str, float]:
+def throughput(items: list[dict], config: str = "default") -> dict[str, float]:
     """``check_many`` items/s on ``items`` with a fresh Guard (models already warm)."""
-    guard = Guard()
+    guard = Guard(config)
     t0 = time.perf_counter()
     guard.check_many(items)
     dt = time.perf_counter() - t0
@@ -121,11 +121,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sample-n", type=int, default=0, help="demo-sample items for check_many (0: all)")
     ap.add_argument("--cold-repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="intra-op threads (default: the library's)")
+    ap.add_argument("--config", default="default",
+                    help="a shipped config name or a config file (another than the default writes latency_<stem>.*)")
     args = ap.parse_args(argv)
     if args.threads:
         os.environ["KG_GUARDRAIL_THREADS"] = str(args.threads)
     res: dict[str, object] = {"machine": machine(), "cold_start": cold_start(args.cold_repeats)}
-    guard = Guard().warm_up()
+    guard = Guard(args.config).warm_up()
+    res["config"] = args.config
     qa = load_dev("halueval_qa", limit=args.n, seed=1)
     docs = load_dev("halueval_summarization", limit=max(600, 4 * args.n), seed=1)
     summ = [it for it in docs if 500 <= len(it["context"].split()) <= 700][: args.n]
@@ -133,12 +136,13 @@ def main(argv: list[str] | None = None) -> None:
     res["rag_3_sentences_400w"] = per_item(guard, rag_items(docs[::-1])[: args.n])
     res["summary_600w"] = per_item(guard, summ)
     sample = [json.loads(line) for line in SAMPLE.open(encoding="utf-8")]
-    res["check_many_demo_sample"] = throughput(sample[: args.sample_n or None])
+    res["check_many_demo_sample"] = throughput(sample[: args.sample_n or None], args.config)
     res["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     res["threads"] = __import__("guardrail.models.runtime", fromlist=["threads"]).threads()
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "latency.json").write_text(json.dumps(res, indent=2) + "\n")
-    (OUT / "latency.md").write_text(render(res))
+    stem = "latency" if args.config == "default" else f"latency_{Path(args.config).stem}"
+    (OUT / f"{stem}.json").write_text(json.dumps(res, indent=2) + "\n")
+    (OUT / f"{stem}.md").write_text(render(res))
     print(render(res))
 
 
@@ -148,7 +152,7 @@ def render(r: dict) -> str:
     rows = [("HaluEval QA", r["halueval_qa"], 15), ("3-sentence RAG answer, 400-word context",
                                                     r["rag_3_sentences_400w"], 50),
             ("summary of a 500-700-word document", r["summary_600w"], 120)]
-    lines = [f"Machine: {r['machine']}; {r['threads']} intra-op threads.", "",
+    lines = [f"Machine: {r['machine']}; {r['threads']} intra-op threads; config {r.get('config', 'default')}.", "",
              "| input | n | warm median (ms) | p90 (ms) | bar (ms) |", "| --- | ---: | ---: | ---: | ---: |"]
     lines += [f"| {name} | {d['n']} | {d['median_ms']:.0f} | {d['p90_ms']:.0f} | {bar} |" for name, d, bar in rows]
     lines += ["",
