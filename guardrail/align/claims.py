@@ -171,6 +171,9 @@ _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*|\b[0-9][A-Za-z0-9]*")
 _PRONOUN_OPENING = re.compile(r"^\W*(?:it|its|he|she|his|her|they|their|this|these|that|those|there)\b", re.I)
 #: Most words of the evidence that sentences of other passages than the claim's may take.
 GAP_SHARE = 0.5
+#: Passages covering the claim's weighted terms at least this share of the best passage's
+#: cover are read together (the claim cannot tell them apart); the others only lend gap sentences.
+TIE_SHARE = 1.0
 
 
 @lru_cache(maxsize=4)
@@ -229,15 +232,18 @@ def _select_by_passage(
     claim: str, sentences: Sequence[str], sources: list[int], max_words: int, dense: np.ndarray | None,
     dense_weight: float, neighbours: int, diverse: bool,
 ) -> Evidence:
-    """:func:`select_evidence` over several passages: the best-covering passage, plus gap sentences."""
+    """:func:`select_evidence` over several passages: the best-covering passage (with those tied
+    with it, :data:`TIE_SHARE`), plus gap sentences of the others."""
     weights = _claim_weights(claim)
     docs, terms = _passage_index(tuple(sentences), tuple(sources))
     passages = sorted(terms)
-    near = {p: max((float(dense[j]) for j in range(len(docs)) if sources[j] == p), default=0.0)
-            if dense is not None else 0.0 for p in passages}
-    primary = max(passages, key=lambda p: (_covered(weights, terms[p]), near[p], -p))
-    gaps = _gap_sentences(weights, docs, sentences, sources, (primary, terms[primary]), int(max_words * GAP_SHARE))
-    own = [j for j in range(len(sentences)) if sources[j] == primary]
+    cover = {p: _covered(weights, terms[p]) for p in passages}
+    top = max(cover.values())
+    group = frozenset(p for p in passages if cover[p] >= top * TIE_SHARE)
+    primary_terms = frozenset(t for p in group for t in terms[p])
+    gaps = _gap_sentences(weights, docs, sentences, [-1 if x in group else x for x in sources],
+                          (-1, primary_terms), int(max_words * GAP_SHARE))
+    own = [j for j in range(len(sentences)) if sources[j] in group]
     room = max(1, max_words - sum(len(sentences[j].split()) for j in gaps))
     sub_dense = None if dense is None else np.asarray(dense, dtype=float)[own]
     local, best, cut = _select_in(claim, [sentences[j] for j in own], room, sub_dense, dense_weight,
@@ -320,7 +326,8 @@ def select_evidence(
     With ``sources`` (the passage of each sentence) and more than one passage, the
     evidence cannot be diluted by unrelated passages: the passage covering the claim's
     names, numbers and words best (a score that does not depend on the other
-    passages) is selected from as above, IDF computed within it; sentences of
+    passages; passages tied with it join it) is selected from as above, IDF computed
+    within it; sentences of
     other passages are added only for claim names or numbers (or two words) it lacks
     (see :func:`_gap_sentences`).
 
