@@ -167,65 +167,129 @@ def _diverse_order(claim: str, sentences: Sequence[str], score: np.ndarray) -> l
     return order
 
 
-def select_evidence(
-    claim: str,
-    sentences: Sequence[str],
-    *,
-    max_words: int = EVIDENCE_MAX_WORDS,
-    dense: np.ndarray | None = None,
-    dense_weight: float = 0.5,
-    neighbours: int = 1,
-    diverse: bool = False,
-) -> Evidence:
-    """Choose the evidence for ``claim`` among context ``sentences``.
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*|\b[0-9][A-Za-z0-9]*")
+_PRONOUN_OPENING = re.compile(r"^\W*(?:it|its|he|she|his|her|they|their|this|these|that|those|there)\b", re.I)
+#: Most words of the evidence that sentences of other passages than the claim's may take.
+GAP_SHARE = 0.5
+#: Passages covering the claim's weighted terms at least this share of the best passage's
+#: cover are read together (the claim cannot tell them apart); the others only lend gap sentences.
+TIE_SHARE = 1.0
 
-    Sentences are ranked by IDF-weighted overlap of words and numbers with the claim
-    (mixed with ``dense`` cosine scores when given); the best ones are taken with
-    ``neighbours`` sentences on each side (pronouns and ellipses often need them) until
-    ``max_words`` is reached, then put back in document order.
 
-    Parameters
-    ----------
-    claim : str
-        The claim (question prefix included, as the verifier reads it).
-    sentences : sequence of str
-        All context sentences, in document order (passages concatenated).
-    max_words : int
-        Word budget (>= 1); a context within it is returned whole.
-    dense : ndarray of shape (len(sentences),) or None
-        Optional bi-encoder cosine of each sentence with the claim, in [-1, 1].
-    dense_weight : float
-        Weight of ``dense`` in the ranking score, in [0, 1].
-    neighbours : int
-        Sentences added on each side of a chosen one (>= 0).
-    diverse : bool
-        Rank by coverage instead: after the best sentence, each next one is the sentence
-        adding the most IDF weight of claim terms not yet covered, so a claim built from two
-        distant sentences (a synthesis) gets both in its evidence.
+@lru_cache(maxsize=4)
+def _passage_index(sentences: tuple[str, ...], sources: tuple[int, ...]
+                   ) -> tuple[list[frozenset[str]], dict[int, frozenset[str]]]:
+    """Term sets of ``sentences`` and of each passage, computed once for all the claims of an answer."""
+    docs = _index(sentences)[0]
+    terms: dict[int, set[str]] = {}
+    for d, src in zip(docs, sources):
+        terms.setdefault(src, set()).update(d)
+    return docs, {src: frozenset(t) for src, t in terms.items()}
 
-    Returns
-    -------
-    Evidence
-        The chosen text, the sentence indexes and the best sentence.
 
-    Raises
-    ------
-    ValueError
-        ``max_words < 1``, ``neighbours < 0`` or ``dense`` of the wrong length.
+def _claim_weights(claim: str) -> dict[str, float]:
+    """Weight of each claim term, fixed by the claim alone: 2 for a name or number (a
+    capitalised word or a word with a digit), 1 for another word; one-letter terms left out."""
+    anchors = {m.group(0).lower() for m in _CAPITALISED.finditer(claim)}
+    return {t: 2.0 if t in anchors else 1.0 for t in _terms(claim) if len(t) > 1}
+
+
+def _covered(weights: dict[str, float], terms: frozenset[str] | set[str]) -> float:
+    return sum(w for t, w in weights.items() if t in terms)
+
+
+def _gap_sentences(weights: dict[str, float], docs: list[frozenset[str]], sentences: Sequence[str],
+                   sources: list[int], primary: tuple[int, frozenset[str]], budget: int) -> list[int]:
+    """Sentences of other passages than ``primary`` holding claim terms that it lacks.
+
+    ``primary`` is the passage and its terms. Greedy, most uncovered weight first: a sentence is taken when it holds an uncovered
+    name or number, or two uncovered words (one shared common word, "known", is not
+    enough), with the sentence before it when it opens with a pronoun, within ``budget``
+    words. Sentences that add nothing new are never taken, however many passages there are.
     """
+    covered = set(weights) & primary[1]
+    wanted = set(weights) - covered
+    left = [j for j in range(len(docs)) if sources[j] != primary[0] and not wanted.isdisjoint(docs[j])]
+    out: list[int] = []
+    used = 0
+    while left:
+        gain = {j: {t: w for t, w in weights.items() if t in docs[j] and t not in covered} for j in left}
+        j = max(left, key=lambda i: (sum(gain[i].values()), -i))
+        g = gain[j]
+        if not (max(g.values(), default=0.0) >= 2.0 or len(g) >= 2):
+            break
+        take = [j - 1, j] if j and sources[j - 1] == sources[j] and _PRONOUN_OPENING.match(sentences[j]) else [j]
+        words = sum(len(sentences[i].split()) for i in take if i not in out)
+        if used + words <= budget:
+            out.extend(i for i in take if i not in out)
+            used += words
+        covered |= set(g)
+        left.remove(j)
+    return out
+
+
+def _select_by_passage(
+    claim: str, sentences: Sequence[str], sources: list[int], max_words: int, dense: np.ndarray | None,
+    dense_weight: float, neighbours: int, diverse: bool,
+) -> Evidence:
+    """:func:`select_evidence` over several passages: the best-covering passage (with those tied
+    with it, :data:`TIE_SHARE`), plus gap sentences of the others."""
+    weights = _claim_weights(claim)
+    docs, terms = _passage_index(tuple(sentences), tuple(sources))
+    passages = sorted(terms)
+    cover = {p: _covered(weights, terms[p]) for p in passages}
+    top = max(cover.values())
+    group = frozenset(p for p in passages if cover[p] >= top * TIE_SHARE)
+    primary_terms = frozenset(t for p in group for t in terms[p])
+    gaps = _gap_sentences(weights, docs, sentences, [-1 if x in group else x for x in sources],
+                          (-1, primary_terms), int(max_words * GAP_SHARE))
+    own = [j for j in range(len(sentences)) if sources[j] in group]
+    room = max(1, max_words - sum(len(sentences[j].split()) for j in gaps))
+    sub_dense = None if dense is None else np.asarray(dense, dtype=float)[own]
+    local, best, cut = _select_in(claim, [sentences[j] for j in own], room, sub_dense, dense_weight,
+                                  neighbours, diverse)
+    units = tuple(sorted({own[i] for i in local} | set(gaps)))
+    if cut is not None and not gaps:
+        return Evidence(cut, units, own[best])
+    text = _format([cut if (cut is not None and j == own[best]) else s for j, s in enumerate(sentences)], units)
+    return Evidence(text, units, own[best])
+
+
+def _check_args(n: int, max_words: int, neighbours: int, dense: np.ndarray | None,
+                sources: Sequence[int] | None) -> None:
     if max_words < 1 or neighbours < 0:
         raise InvalidInputError(f"max_words must be >= 1 and neighbours >= 0, got {max_words!r}, {neighbours!r}")
-    if not sentences:
-        return Evidence("", (), -1)
+    if dense is not None and len(dense) != n:
+        raise InvalidInputError(f"dense has {len(dense)} scores for {n} sentences")
+    if sources is not None and len(sources) != n:
+        raise InvalidInputError(f"sources has {len(sources)} entries for {n} sentences")
+
+
+def _format(sentences: Sequence[str], units: Sequence[int]) -> str:
+    """Sentences ``units`` (sorted) joined by ``" "``, with ``"..."`` where sentences were skipped."""
+    parts: list[str] = []
+    for k, j in enumerate(units):
+        if k and j != units[k - 1] + 1:
+            parts.append("...")
+        parts.append(sentences[j])
+    return " ".join(parts)
+
+
+def _select_in(
+    claim: str, sentences: Sequence[str], max_words: int, dense: np.ndarray | None,
+    dense_weight: float, neighbours: int, diverse: bool,
+) -> tuple[tuple[int, ...], int, str | None]:
+    """The single-passage selection: ``(units, best, cut)`` over ``sentences`` (IDF among them).
+
+    ``cut`` is the best sentence cut to ``max_words`` words when no sentence fits, else None.
+    """
     score = _lexical_scores(claim, sentences)
     if dense is not None:
-        if len(dense) != len(sentences):
-            raise InvalidInputError(f"dense has {len(dense)} scores for {len(sentences)} sentences")
         score = (1.0 - dense_weight) * score + dense_weight * np.asarray(dense, dtype=float)
     best = int(np.argmax(score))
     lengths = [len(s.split()) for s in sentences]
     if sum(lengths) <= max_words:
-        return Evidence(" ".join(sentences), tuple(range(len(sentences))), best)
+        return tuple(range(len(sentences))), best, None
     chosen: set[int] = set()
     used = 0
     order = _diverse_order(claim, sentences, score) if diverse else [int(i) for i in np.argsort(-score, kind="stable")]
@@ -237,12 +301,74 @@ def select_evidence(
         if used >= max_words * 0.9:
             break
     if not chosen:  # a single sentence longer than the budget: cut it
-        words = sentences[best].split()[:max_words]
-        return Evidence(" ".join(words), (best,), best)
-    units = tuple(sorted(chosen))
-    parts: list[str] = []
-    for k, j in enumerate(units):
-        if k and j != units[k - 1] + 1:
-            parts.append("...")
-        parts.append(sentences[j])
-    return Evidence(" ".join(parts), units, best)
+        return (best,), best, " ".join(sentences[best].split()[:max_words])
+    return tuple(sorted(chosen)), best, None
+
+
+def select_evidence(
+    claim: str,
+    sentences: Sequence[str],
+    *,
+    max_words: int = EVIDENCE_MAX_WORDS,
+    dense: np.ndarray | None = None,
+    dense_weight: float = 0.5,
+    neighbours: int = 1,
+    diverse: bool = False,
+    sources: Sequence[int] | None = None,
+) -> Evidence:
+    """Choose the evidence for ``claim`` among context ``sentences``.
+
+    Sentences are ranked by IDF-weighted overlap of words and numbers with the claim
+    (mixed with ``dense`` cosine scores when given); the best ones are taken with
+    ``neighbours`` sentences on each side (pronouns and ellipses often need them) until
+    ``max_words`` is reached, then put back in document order.
+
+    With ``sources`` (the passage of each sentence) and more than one passage, the
+    evidence cannot be diluted by unrelated passages: the passage covering the claim's
+    names, numbers and words best (a score that does not depend on the other
+    passages; passages tied with it join it) is selected from as above, IDF computed
+    within it; sentences of
+    other passages are added only for claim names or numbers (or two words) it lacks
+    (see :func:`_gap_sentences`).
+
+    Parameters
+    ----------
+    claim : str
+        The claim (question prefix included, as the verifier reads it).
+    sentences : sequence of str
+        All context sentences, in document order (passages concatenated).
+    max_words : int
+        Word budget (>= 1); a context (a passage, with ``sources``) within it is
+        returned whole.
+    dense : ndarray of shape (len(sentences),) or None
+        Optional bi-encoder cosine of each sentence with the claim, in [-1, 1].
+    dense_weight : float
+        Weight of ``dense`` in the ranking score, in [0, 1].
+    neighbours : int
+        Sentences added on each side of a chosen one (>= 0).
+    diverse : bool
+        Rank by coverage instead: after the best sentence, each next one is the sentence
+        adding the most IDF weight of claim terms not yet covered, so a claim built from two
+        distant sentences (a synthesis) gets both in its evidence.
+    sources : sequence of int or None
+        The passage of each sentence (as :func:`context_sentences` gives it); None reads
+        all sentences as one passage.
+
+    Returns
+    -------
+    Evidence
+        The chosen text, the sentence indexes and the best sentence.
+
+    Raises
+    ------
+    InvalidInputError
+        ``max_words < 1``, ``neighbours < 0``, or ``dense`` or ``sources`` of the wrong
+        length (a :class:`ValueError`).
+    """
+    _check_args(len(sentences), max_words, neighbours, dense, sources)
+    if not sentences:
+        return Evidence("", (), -1)
+    if sources is None or len(set(sources)) < 2:
+        units, best, cut = _select_in(claim, sentences, max_words, dense, dense_weight, neighbours, diverse)
+        return Evidence(cut if cut is not None else _format(sentences, units), units, best)
+    return _select_by_passage(claim, sentences, list(sources), max_words, dense, dense_weight, neighbours, diverse)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from guardrail.align.claims import EVIDENCE_MAX_WORDS, claim_text, context_sentences, select_evidence
+from guardrail.align.claims import EVIDENCE_MAX_WORDS, Evidence, claim_text, context_sentences, select_evidence
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import InvalidInputError
 from guardrail.text.hedges import hedge_spans, strip_hedges
@@ -74,6 +74,8 @@ def _units(answer: str, question: str | None, always: bool = False) -> list[_Uni
 
 
 def _evidence_sentences(item: AlignmentInput) -> tuple[list[str], list[Span | None]]:
+    """Context sentences and their spans (``span.source`` is the passage), or for a graph
+    context its triples, linearised (no spans)."""
     sents = context_sentences(item.contexts)
     if sents:
         return [t for _, _, _, t in sents], [Span(start=s, end=e, source=src) for src, s, e, _ in sents]
@@ -82,6 +84,16 @@ def _evidence_sentences(item: AlignmentInput) -> tuple[list[str], list[Span | No
     if not texts:
         texts = [n.text for n in item.context_graph.nodes]
     return texts, [None] * len(texts)
+
+
+def _claim_evidence(units: list[_Unit], sents: list[str], sources: list[int] | None,
+                    max_words: int) -> list[Evidence]:
+    """The evidence of each unit, exactly as the verifier reads it (:meth:`VerifierDetector.prefetch`
+    and :meth:`VerifierDetector.detect` both use this, so prefetched scores are found in the cache):
+    PTB-tokenised sentences detokenised, chosen per passage (``sources``) so that added
+    unrelated passages do not change it."""
+    read = [detokenize(t) for t in sents]
+    return [select_evidence(u.claim, read, max_words=max_words, sources=sources) for u in units]
 
 
 def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) -> float:
@@ -218,12 +230,14 @@ class VerifierDetector(Detector):
         evidence: list[str] = []
         claims: list[str] = []
         for answer, contexts, question in items:
-            sents = [t for _, _, _, t in context_sentences(contexts)]
-            if not sents:
+            found = context_sentences(contexts)
+            if not found:
                 continue
-            for u in _units(answer, question if self.question_prefix else None, True):
-                evidence.append(select_evidence(u.claim, sents, max_words=self.max_evidence_words).text)
-                claims.append(u.claim)
+            units = _units(answer, question if self.question_prefix else None, True)
+            evs = _claim_evidence(units, [t for *_, t in found], [src for src, *_ in found],
+                                  self.max_evidence_words)
+            evidence.extend(e.text for e in evs)
+            claims.extend(u.claim for u in units)
         if claims:
             self.verifier.score(evidence, claims)
 
@@ -233,8 +247,9 @@ class VerifierDetector(Detector):
         sents, spans = _evidence_sentences(item)
         if not units or not sents:
             return DetectorOutput(name=self.name, score=1.0 if units else 0.0)
-        read = [detokenize(t) for t in sents]  # PTB-tokenised context reads like its original
-        evs = [select_evidence(u.claim, read, max_words=self.max_evidence_words) for u in units]
+        known = [sp.source for sp in spans if sp is not None]
+        sources = known if len(known) == len(spans) else None  # a graph context: one "passage"
+        evs = _claim_evidence(units, sents, sources, self.max_evidence_words)
         p = self.verifier.score([e.text for e in evs], [u.claim for u in units])
         p = _mask(units, evs, np.asarray(p, dtype=float))
         support = self._node_support(item, units, evs, p, sents, spans)

@@ -66,3 +66,13 @@ def test_diverse_evidence_covers_both_halves_of_a_synthesis_claim():
     diverse = select_evidence(claim, sents, max_words=22, neighbours=0, diverse=True)
     assert 2 not in plain.units  # the near-duplicate second sentence crowds out the Bergen one
     assert {0, 2} <= set(diverse.units) and diverse.best == plain.best
+
+
+def test_sources_of_the_wrong_length_are_rejected_and_one_passage_reads_as_before():
+    with pytest.raises(ValueError, match="sources has 1 entries for 2 sentences"):
+        select_evidence("a", ["b.", "c."], sources=[0])
+    filler = [f"Filler sentence number {i} talks about weather and gardens." for i in range(30)]
+    sents = filler[:15] + ["The bridge opened in 1932."] + filler[15:]
+    claim = "The bridge opened in 1932."
+    assert select_evidence(claim, sents, max_words=40, sources=[0] * len(sents)) == select_evidence(
+        claim, sents, max_words=40)
