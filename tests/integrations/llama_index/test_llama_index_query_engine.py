@@ -17,7 +17,7 @@ from guardrail.errors import ConfigError, HallucinationError
 from guardrail.log.sinks import read_log
 from guardrail_llama_index import GuardedQueryEngine
 
-OBEROI, HUMAN_ERROR, ANUBIS, BADR_HARI, DUA_LIPA = 1, 17, 8, 7, 18  # Zilpo (14): with two retrieved passages v4 lets the wrong answer pass (issue 23, item 4)
+OBEROI, HUMAN_ERROR, ANUBIS, BADR_HARI, DUA_LIPA = 1, 17, 8, 7, 18
 REFUSAL = "No supported answer."
 
 
