@@ -86,13 +86,21 @@ def _evidence_sentences(item: AlignmentInput) -> tuple[list[str], list[Span | No
     return texts, [None] * len(texts)
 
 
+#: A context whose passages are each one sentence of at most this many words is a list of facts
+#: (a knowledge-base context) and is read as one passage.
+FACT_WORDS = 20
+
+
 def _claim_evidence(units: list[_Unit], sents: list[str], sources: list[int] | None,
                     max_words: int) -> list[Evidence]:
     """The evidence of each unit, exactly as the verifier reads it (:meth:`VerifierDetector.prefetch`
     and :meth:`VerifierDetector.detect` both use this, so prefetched scores are found in the cache):
     PTB-tokenised sentences detokenised, chosen per passage (``sources``) so that added
-    unrelated passages do not change it."""
+    unrelated passages do not change it; passages of one short sentence each (knowledge-base facts,
+    :data:`FACT_WORDS`) are read as one passage, so a swapped fact meets the fact it contradicts."""
     read = [detokenize(t) for t in sents]
+    if sources is not None and len(set(sources)) == len(sources) and all(len(t.split()) <= FACT_WORDS for t in read):
+        sources = None  # passages of one short sentence each (KB facts): read them together
     return [select_evidence(u.claim, read, max_words=max_words, sources=sources) for u in units]
 
 
