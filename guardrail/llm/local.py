@@ -197,6 +197,8 @@ def _check_port_free(port: int) -> None:
     """Raise :class:`LLMError` when ``port`` on 127.0.0.1 cannot be bound (another server has it):
     the health check would otherwise find that server ready and talk to it."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # as the server binds: a port left in TIME_WAIT by a server just stopped is free, a listening one is not
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError as exc:
