@@ -138,7 +138,8 @@ def cluster_labels(
 ) -> dict[str, int]:
     """Cluster semantically similar labels (KEA Explain semantic clustering).
 
-    Average-linkage agglomerative clustering (scikit-learn) on the cosine distance of the
+    Average-linkage agglomerative clustering (SciPy's ``linkage`` / ``fcluster``, the same
+    partition as scikit-learn's ``AgglomerativeClustering``) on the cosine distance of the
     label embeddings, cut at ``distance_threshold``; labels in one cluster share an id.
 
     Parameters
@@ -166,13 +167,10 @@ def cluster_labels(
     uniq = list(dict.fromkeys(labels))
     if len(uniq) <= 1:
         return {lab: 0 for lab in uniq}
-    from sklearn.cluster import AgglomerativeClustering
+    from scipy.cluster.hierarchy import fcluster, linkage  # 0.3 s to import; scikit-learn's takes 1.4 s
 
-    emb = encoder.encode(uniq)
-    model = AgglomerativeClustering(
-        n_clusters=None, metric="cosine", linkage="average", distance_threshold=distance_threshold
-    )
-    raw = model.fit_predict(emb)
+    emb = np.asarray(encoder.encode(uniq), dtype=np.float64)
+    raw = fcluster(linkage(emb, method="average", metric="cosine"), t=distance_threshold, criterion="distance")
     renum: dict[int, int] = {}
     out: dict[str, int] = {}
     for lab, c in zip(uniq, raw):
