@@ -122,8 +122,12 @@ def test_virtuoso_parses_escaped_literals_as_one_token(virtuoso_kb: SparqlEndpoi
 
 def test_same_verdicts_embedded_and_virtuoso(kb_guard: Guard, oxi: OxigraphKB,
                                              virtuoso_kb: SparqlEndpointKB) -> None:
-    answers = RIGHT + [a for a, _, _ in SWAPPED] + ["Desmond Achebe worked at Halcott Scientific.",
-                                                    "Odile Varnai succeeded Achebe."]
+    def plain(row: object) -> tuple[object, ...]:  # a pytest.param row's values, or the row itself
+        values = getattr(row, "values", None)
+        return tuple(values) if values is not None else (row if isinstance(row, tuple) else (row,))
+
+    answers = [plain(a)[0] for a in RIGHT] + [plain(r)[0] for r in SWAPPED]
+    answers += ["Desmond Achebe worked at Halcott Scientific.", "Odile Varnai succeeded Achebe."]
     for answer in answers:
         a = kb_context(oxi, answer)
         b = kb_context(virtuoso_kb, answer)
