@@ -14,6 +14,7 @@ from typing import Union
 from guardrail.errors import InvalidInputError
 from guardrail.extract.normalize import normalize_label
 from guardrail.types import KnowledgeGraph, Node, Triple
+from guardrail.validate import clean_text
 
 __all__ = ["ContextInput", "split_context_input", "linearise", "graph_from_triples"]
 
@@ -75,7 +76,7 @@ def _check_item(index: int, item: object) -> tuple[str, str, str]:
             raise InvalidInputError(
                 f"triple {index}: {name} must be a non-empty str, got {part!r}"
             )
-    subj, rel, obj = (p.strip() for p in parts)
+    subj, rel, obj = (clean_text(p).strip() for p in parts)  # as text contexts are read (lone surrogates -> U+FFFD)
     return subj, rel, obj
 
 
