@@ -130,7 +130,29 @@ def _rows(cache: dict[str, Any], tag: str) -> tuple[list[dict[str, float]], list
 
 
 def fit(cache: dict[str, Any], candidates: list[str], C: float) -> GuardConfig:
-    """Group-balanced logistic fit on the fit rows; negative-weight signals dropped one at a time."""
+    """Group-balanced logistic fit on the ``fit:`` rows; negative-weight signals dropped one at a time.
+
+    Parameters
+    ----------
+    cache : dict
+        ``{"fit:<set>" | "report:<set>": [row]}``, each row ``label`` (1 = hallucinated),
+        ``kind``, ``abstained`` and ``scores`` (signal -> score in [0, 1]).
+    candidates : list of str
+        Signals the fit may use (``verifier`` is always kept); those missing from a row are skipped.
+    C : float
+        Inverse L2 strength of the logistic regression.
+
+    Returns
+    -------
+    GuardConfig
+        ``aggregation="logistic"``, positive weights, the threshold in [0, 1] maximising the mean
+        balanced accuracy over the fit sets, and the verifier's ``unit_threshold``.
+
+    Raises
+    ------
+    InvalidInputError
+        Fewer than 4 fit rows or a single class (from :func:`guardrail.aggregate.calibrate`).
+    """
     rows, y, groups, _ = _rows(cache, "fit")
     use = [d for d in candidates if all(d in r for r in rows)]
     while True:

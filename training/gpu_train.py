@@ -54,7 +54,27 @@ class RunSpec(dict):  # type: ignore[type-arg]
 
 
 def parse_sweep(text: str, epochs: float) -> list[RunSpec]:
-    """``"lr=3e-5,mix=claims:2/hard:2,seed=1;lr=5e-5"`` -> run specs (defaults: seed 0, mix 1 each)."""
+    """Parse a sweep: ``"lr=3e-5,mix=claims:2/hard:2,seed=1;lr=5e-5"`` -> one spec per ``;`` part.
+
+    Parameters
+    ----------
+    text : str
+        Runs separated by ``;``; keys ``lr`` (float), ``seed`` (int), ``epochs`` (float) and
+        ``mix`` (``group:weight`` pairs joined by ``/``; a group is the source name before ``:``,
+        ``*`` the default; weight 1 when absent, fractions sampled per epoch).
+    epochs : float
+        Epochs of a run that names none.
+
+    Returns
+    -------
+    list of RunSpec
+        In the order given (earlier runs get the budget first).
+
+    Raises
+    ------
+    ValueError
+        An unknown key or a malformed value.
+    """
     runs = []
     for part in filter(None, (p.strip() for p in text.split(";"))):
         spec = RunSpec(lr=3e-5, seed=0, epochs=epochs, mix={})
@@ -73,7 +93,17 @@ def parse_sweep(text: str, epochs: float) -> list[RunSpec]:
 
 
 def load_data(path: Path) -> dict:
-    """The packed arrays, with ``rows[i]`` as int64 token ids and ``group_of_src`` per source."""
+    """Load the ``.npz`` of ``training/gpu_prepare.py``.
+
+    Returns
+    -------
+    dict
+        ``ids`` (uint16, all rows' token ids concatenated), ``off`` (int64, shape (rows + 1,), row
+        ``i`` is ``ids[off[i]:off[i + 1]]``), ``lens``, ``type_start`` (first claim token per row),
+        ``label`` (1 supported), ``split`` (0 train, 1 select, 2 report), ``group`` (dev item per
+        row, -1 for train), ``src`` / ``kind`` (indices into ``src_names`` / ``kind_names``) and
+        ``group_of_src`` (the mix group of each source).
+    """
     z = np.load(path)
     d = {k: z[k] for k in z.files}
     d["src_names"] = json.loads(str(d["src_names"]))
@@ -85,7 +115,13 @@ def load_data(path: Path) -> dict:
 
 def epoch_plan(d: dict, mix: dict, batch: int, rng: random.Random) -> list[np.ndarray]:
     """One epoch of length-grouped batches over the train rows, each source group repeated by its
-    mix weight (the fractional part drawn at random)."""
+    mix weight (the fractional part drawn at random).
+
+    Returns
+    -------
+    list of ndarray
+        Row indices per batch (at most ``batch`` rows of similar length), in random order.
+    """
     train = np.flatnonzero(d["split"] == 0)
     groups = np.array([d["group_of_src"][s] for s in d["src"][train]])
     idx: list[int] = []
@@ -142,8 +178,26 @@ def _auc(y: np.ndarray, p: np.ndarray) -> float:
 
 
 def evaluate(model: torch.nn.Module, d: dict, device: str, split: int) -> dict:
-    """Item-level metrics of one dev split: per source ROC-AUC and balanced accuracy at 0.5, per
-    kind the share judged supported (p >= 0.5); an item's p is its least supported row."""
+    """Item-level metrics of one dev split (an item's p(supported) is its least supported row,
+    as the detector reads a multi-sentence claim).
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A one-logit sequence classifier.
+    d : dict
+        From :func:`load_data`.
+    device : str
+        ``"cpu"`` or ``"cuda"``.
+    split : {1, 2}
+        1 = select rows, 2 = report rows.
+
+    Returns
+    -------
+    dict
+        ``sources``: per source ``n``, ``roc_auc`` (NaN with one class) and ``bacc@0.5``;
+        ``kinds``: per ``source:kind`` its ``n``, ``label`` and ``passed@0.5`` (share with p >= 0.5).
+    """
     rows = np.flatnonzero(d["split"] == split)
     p_rows = predict(model, d, rows, device)
     groups = d["group"][rows]
