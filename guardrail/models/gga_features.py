@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from guardrail._optional import pip_hint, require
 from guardrail.models.gga_graph import (
     GraphPrompt,
     TripleT,
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 #: What to run when torch / transformers are missing.
-INSTALL_HINT = "pip install 'kg-guardrail[gga]'"
+INSTALL_HINT = pip_hint("gga")
 
 #: The paper's six surface cues (the sixth, punctuation, as two counts), in feature order.
 SURFACE_CUES = ("length", "repetition_ratio", "avg_word_len", "unique_word_ratio",
@@ -65,12 +66,10 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def require_torch() -> Any:
-    """Import and return ``torch``, or raise :class:`ImportError` with the install hint."""
-    try:
-        import torch
-        import transformers  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(f"GGA needs torch and transformers: {INSTALL_HINT}") from exc
+    """Import and return ``torch`` (and import ``transformers``), or raise :class:`ImportError`
+    with the install hint."""
+    torch = require("torch", extra="gga", purpose="GGA")
+    require("transformers", extra="gga", purpose="GGA")
     return torch
 
 
