@@ -62,7 +62,8 @@ def require(module: str, *, extra: str = "core", purpose: str = "kg-guardrail") 
     """
     try:
         # through builtins.__import__ (not importlib), so an import hook sees the request
-        return builtins.__import__(module, fromlist=("__name__",))  # type: ignore[no-any-return]
+        module_obj: ModuleType = builtins.__import__(module, fromlist=("__name__",))
+        return module_obj
     except ImportError as exc:
         raise ImportError(
             f"{purpose} needs the optional dependency {module!r}; install it with: {pip_hint(extra)}"

@@ -24,11 +24,11 @@ from guardrail.align.encoder import cosine_matrix
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.extract.normalize import normalize_label
 from guardrail.text.lexical import numbers_in
+from guardrail.text.lexicon import RELATION_SKIP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport, Span, Triple
 
 __all__ = ["KBFactsDetector"]
 
-_AUX = frozenset("be is are was were been being has have had do does did the a an".split())
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -41,7 +41,7 @@ def _stem(w: str) -> str:
 
 def _rel_key(rel: str) -> str:
     """Relation key: lower-cased words without auxiliaries and articles, crudely stemmed."""
-    words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in _AUX]
+    words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in RELATION_SKIP_WORDS]
     return " ".join(words) or rel.lower().strip()
 
 
