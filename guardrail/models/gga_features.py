@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from guardrail._optional import pip_hint, require
+from guardrail.errors import DetectorError, InvalidInputError
 from guardrail.models.gga_graph import (
     GraphPrompt,
     TripleT,
@@ -240,13 +241,15 @@ class GGAFeatureExtractor:
     ------
     ImportError
         Without torch / transformers (names ``pip install 'kg-guardrail[gga]'``).
+    InvalidInputError
+        ``complement`` is not ``"prompt"`` or ``"subgraph"``.
     """
 
     def __init__(self, model: Any, tokenizer: Any, *, layer: int = -1,
                  complement: str = "prompt", max_hops: int = 3) -> None:
         self.torch = require_torch()
         if complement not in ("prompt", "subgraph"):
-            raise ValueError(f"complement must be 'prompt' or 'subgraph', got {complement!r}")
+            raise InvalidInputError(f"complement must be 'prompt' or 'subgraph', got {complement!r}")
         self.model, self.tokenizer = model, tokenizer
         self.layer, self.complement, self.max_hops = layer, complement, max_hops
         self._emb_cache: dict[str, np.ndarray] = {}
@@ -316,8 +319,8 @@ class GGAFeatureExtractor:
             out = self.model(torch.tensor([ids]), output_attentions=True,
                              output_hidden_states=True)
         if not out.attentions or out.attentions[0] is None:
-            raise RuntimeError("the model returned no attentions (load it with "
-                               "attn_implementation='eager')")
+            raise DetectorError("the model returned no attentions (load it with "
+                                "attn_implementation='eager')")
         return out
 
     def triple_embeddings(self, triples: Sequence[TripleT]) -> np.ndarray:
