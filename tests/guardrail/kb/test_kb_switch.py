@@ -9,10 +9,10 @@ in flagged nodes, explanations and log records, KB + text, and KB failures.
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
-from conftest import free_port
 from typer.testing import CliRunner
 
 from guardrail import Guard
@@ -22,6 +22,14 @@ from guardrail.errors import InvalidInputError, KnowledgeBaseError
 from guardrail.kb import RDFS, WIKIDATA, OxigraphKB, SparqlEndpointKB
 from guardrail.kb.switch import KBSwitch, kb_config, open_kb, resolve_profile
 from guardrail.log.sinks import read_log
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
 
 TEN = Path(__file__).resolve().parent / "data" / "ten_facts.ttl"
 EX = "http://kg-guardrail.example/ten/"
@@ -196,3 +204,11 @@ def test_kb_failure_is_typed_and_keeps_the_answer(guard: Guard) -> None:
     with pytest.raises(KnowledgeBaseError) as info:
         g.check("Oren Vask founded Kestrel Foods.")
     assert info.value.answer == "Oren Vask founded Kestrel Foods."
+
+
+@pytest.mark.slow
+def test_kb_facts_does_not_match_relations_across_prepositions(ten: Guard) -> None:
+    # "be founded by" (a founder) is not the KB's "be founded in" (a year): no contradiction
+    r = ten.check("Kestrel Foods was founded by Oren Vask.")
+    assert r.detector_scores["kb_facts"] == 0.0
+    assert ten.check("Kestrel Foods was founded in 2008.").detector_scores["kb_facts"] == 1.0
