@@ -8,14 +8,15 @@ that scores with them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from guardrail.config import GuardConfig, load_config, shipped_configs
 from guardrail.errors import ConfigError, InvalidInputError
 
-__all__ = ["resolve_configs", "fit_config", "check_sizes", "check_log", "check_detectors"]
+__all__ = ["resolve_configs", "fit_config", "check_sizes", "check_log", "check_detectors", "check_items",
+           "kb_switch"]
 
 
 def _is_int(value: object) -> bool:
@@ -135,3 +136,60 @@ def fit_config(cfg: GuardConfig, names: Sequence[str]) -> GuardConfig:
         node_source=cfg.node_source if cfg.node_source in wanted else None,
     )
     return load_config(data)
+
+
+def check_items(items: object, limits: dict[str, int]) -> list[dict[str, Any]]:
+    """The items of :meth:`~guardrail.Guard.check_many` as dicts, every one type-checked.
+
+    An item's context may be left out (``[]``): the guard abstains on it, or checks it
+    against its knowledge base.
+
+    Raises
+    ------
+    InvalidInputError
+        ``items`` is not an iterable of mappings, or an item lacks ``answer`` or has a field
+        of the wrong type (the message names the item's index).
+    """
+    from guardrail.extract.cache import check_fields
+    from guardrail.extract.given import split_context_input
+    from guardrail.validate import size_reason, validate_input
+
+    if isinstance(items, (str, bytes, bytearray, Mapping)) or not isinstance(items, Iterable):
+        raise InvalidInputError(f"items must be an iterable of mappings, got {type(items).__name__}")
+    rows: list[dict[str, Any]] = []
+    for i, it in enumerate(items):
+        if not isinstance(it, Mapping):
+            raise InvalidInputError(f"item {i} must be a mapping, got {type(it).__name__}")
+        rows.append(dict(it))
+    for i, r in enumerate(rows):
+        if "answer" not in r:
+            raise InvalidInputError(f"item {i} has no 'answer'")
+        ctx = r.get("contexts", r.get("context", []))
+        try:
+            check_fields(r["answer"], r.get("question"), r.get("id"))
+            if not size_reason(r["answer"], ctx, **limits):
+                validate_input(r["answer"], split_context_input(ctx)[0], r.get("question"), **limits)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"item {i}: {exc}") from exc
+    return rows
+
+
+def kb_switch(kb: object, profile: object, config: GuardConfig) -> Any:
+    """The guard's :class:`~guardrail.kb.switch.KBSwitch` from its ``kb`` / ``kb_profile``
+    arguments, else from the config's ``kb`` / ``kb_profile`` fields; None without a KB.
+
+    Raises
+    ------
+    InvalidInputError
+        A bad ``kb`` or ``kb_profile``.
+    KnowledgeBaseError
+        A KB file that is not valid RDF.
+    """
+    if kb is None:
+        kb = config.kb
+        profile = profile if profile is not None else config.kb_profile
+    if kb is None and profile is None:
+        return None  # nothing imported: a guard without a KB never loads guardrail.kb
+    from guardrail.kb.switch import KBSwitch
+
+    return KBSwitch.create(kb, profile)

@@ -84,6 +84,12 @@ class GuardConfig(BaseModel):
         Answers with more sentences (claims) make the guard abstain (default 100: each
         claim is verified against its own evidence, so the time grows with their number;
         850 one-word sentences fit in 5,000 characters and took 38 to 47 s).
+    kb : str or None
+        A knowledge base to check answers against (``Guard(kb=...)``): a Turtle /
+        N-Triples / N-Quads / TriG file (a relative path is read from the config file's
+        folder) or an http(s) SPARQL endpoint URL; ``None`` (default): none.
+    kb_profile : {"rdfs", "wikidata"} or None
+        The KB's vocabulary (default: ``wikidata`` for a wikidata.org URL, else ``rdfs``).
 
     Notes
     -----
@@ -110,6 +116,8 @@ class GuardConfig(BaseModel):
     max_answer_chars: _Int = Field(default=5_000, ge=1)
     max_passages: _Int = Field(default=1_000, ge=1)
     max_claims: _Int = Field(default=100, ge=1)
+    kb: str | None = None
+    kb_profile: Literal["rdfs", "wikidata"] | None = None
 
     @model_validator(mode="after")
     def _check(self) -> GuardConfig:
@@ -185,6 +193,9 @@ def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:
         if not path.exists() and str(source) in _SHIPPED + tuple(_ALIASES):
             return shipped_configs()[_ALIASES.get(str(source), str(source))]
         data = _read_json(path)
+        if isinstance(data, dict) and isinstance(data.get("kb"), str) and "://" not in data["kb"][:16] \
+                and not Path(data["kb"]).is_absolute():  # a KB file next to the config
+            data = {**data, "kb": str(path.resolve().parent / data["kb"])}
     if not isinstance(data, dict):
         raise ConfigError(f"config {where!r} must be a JSON object, got {type(data).__name__}")
     try:

@@ -79,7 +79,20 @@ class LogSinkError(GuardrailError):
 
 
 class KnowledgeBaseError(GuardrailError):
-    """A knowledge base or SPARQL endpoint failed (unreachable, timed out, malformed results)."""
+    """A knowledge base or SPARQL endpoint failed (unreachable, timed out, malformed results).
+
+    Parameters
+    ----------
+    message : str
+        What failed.
+    answer : str or None
+        The answer being checked when the KB failed (set by ``Guard(kb=...)``), so a
+        caller that catches the error still has it.
+    """
+
+    def __init__(self, message: str = "", *, answer: str | None = None) -> None:
+        super().__init__(message)
+        self.answer = answer
 
 
 class LLMError(GuardrailError):

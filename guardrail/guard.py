@@ -8,7 +8,6 @@ scores -> flag answer nodes below the node threshold -> explain -> log.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import threading
 import time
@@ -17,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from guardrail import prefetch
-from guardrail._guard_args import check_detectors, check_log, check_sizes, fit_config, resolve_configs
-from guardrail.aggregate import final_score
+from guardrail._guard_args import (
+    check_detectors,
+    check_items,
+    check_log,
+    check_sizes,
+    fit_config,
+    kb_switch,
+    resolve_configs,
+)
 from guardrail.align.encoder import TextEncoder, shared_encoder
 from guardrail.config import GuardConfig
 from guardrail.detectors import AlignmentInput, Detector, build_detectors, check_params
@@ -27,7 +33,7 @@ from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
 from guardrail.extract.given import ContextInput, split_context_input
-from guardrail.flag import abstain, flag_nodes, prefetch_embeddings, with_source
+from guardrail.flag import abstain, with_source
 from guardrail.log.records import FlaggedRecord, UnloggedRecords
 from guardrail.log.sinks import open_sinks
 from guardrail.types import GuardResult, KnowledgeGraph
@@ -74,6 +80,10 @@ class Guard:
         Intra-op threads of the ONNX models, for the whole process (the models are
         shared); ``None`` keeps ``KG_GUARDRAIL_THREADS`` or the default ``min(2, cores)``
         (see :mod:`guardrail.models.runtime`).
+    kb, kb_profile : str, Path, KnowledgeBase or None; "rdfs", "wikidata" or None
+        A knowledge base to check against (an RDF file, an http(s) SPARQL endpoint, a
+        :class:`~guardrail.kb.KnowledgeBase`; default the config's) and its vocabulary: contexts
+        become optional and a flagged node names the KB triple it contradicts (:mod:`guardrail.kb.switch`).
 
     Raises
     ------
@@ -84,7 +94,10 @@ class Guard:
         An argument has the wrong type (``config=None``, ``log=123``, ``detectors`` that are
         not :class:`~guardrail.detectors.Detector` instances, a size that is not an int), ``log``
         names a path whose format cannot be told from its suffix (``.jsonl``, ``.json``,
-        ``.sqlite``, ``.sqlite3``, ``.db``), or ``context_cache_size < 0``.
+        ``.sqlite``, ``.sqlite3``, ``.db``), ``context_cache_size < 0``, or a bad ``kb``
+        (another type, a missing file, an unknown suffix or URL scheme).
+    KnowledgeBaseError
+        The ``kb`` file is not valid RDF.
 
     Examples
     --------
@@ -109,6 +122,8 @@ class Guard:
         context_cache_size: int = 1024,
         context_cache_chars: int = CACHE_MAX_CHARS,
         threads: int | None = None,
+        kb: Any = None,
+        kb_profile: Any = None,
     ) -> None:
         check_sizes(context_cache_size=context_cache_size, context_cache_chars=context_cache_chars)
         check_log(log)
@@ -118,6 +133,11 @@ class Guard:
 
             set_threads(threads)
         self._configs = resolve_configs(config)
+        self._kb = kb_switch(kb, kb_profile, self.config)
+        if self._kb is not None and self._custom_detectors is not None:
+            from guardrail.kb.switch import with_kb_detector
+
+            self._custom_detectors = with_kb_detector(self._custom_detectors)
         if self._custom_detectors is None:
             check_params(self._configs.values())
         else:
@@ -160,6 +180,18 @@ class Guard:
 
             self._explainer = KEAExplainer()
         return self._explainer
+
+    @property
+    def kb(self) -> Any:
+        """The :class:`~guardrail.kb.switch.KBSwitch` (knowledge base, profile), or None."""
+        return self._kb
+
+    def with_kb(self, kb: Any, profile: Any = None) -> Guard:
+        """A copy of this guard checking against ``kb`` (as ``Guard(kb=...)``; ``None``: no KB),
+        sharing its models, caches and log sinks; a bad ``kb`` raises InvalidInputError."""
+        from guardrail.kb.switch import attach
+
+        return attach(self, kb, profile)
 
     @property
     def configs(self) -> dict[str, GuardConfig]:
@@ -217,7 +249,7 @@ class Guard:
     def check(
         self,
         answer: str,
-        contexts: ContextInput,
+        contexts: ContextInput | None = None,
         question: str | None = None,
         *,
         id: str | None = None,
@@ -229,8 +261,9 @@ class Guard:
         ----------
         answer : str
             The generated answer.
-        contexts : str, sequence of str, KnowledgeGraph, or sequence of (s, r, o)
-            Retrieved passages, or a context that already is a graph (triples).
+        contexts : str, sequence of str, KnowledgeGraph, sequence of (s, r, o), or None
+            Retrieved passages, or a context that already is a graph (triples); optional
+            (``None`` or ``[]``) when the guard has a knowledge base (``kb=``).
         question : str or None
             The user question; entities it names are not held against the answer.
         id : str or None
@@ -248,7 +281,10 @@ class Guard:
         Raises
         ------
         InvalidInputError
-            A field of the wrong type (checked before any work is done).
+            A field of the wrong type (checked before any work is done), or no
+            ``contexts`` and no knowledge base.
+        KnowledgeBaseError
+            The knowledge base failed (``exc.answer`` holds the answer).
 
         Notes
         -----
@@ -256,19 +292,26 @@ class Guard:
         ``max_claims``) are applied to the lengths of the inputs before anything is copied, split or
         parsed; an input over them gets an abstain.
         """
+        if self._kb is not None:
+            return self._kb.check(self, answer, contexts, question, id=id, log=log)  # type: ignore[no-any-return]
+        if contexts is None:
+            raise InvalidInputError("contexts are required: pass the retrieved passages, or give the guard a "
+                                    "knowledge base (Guard(kb=...))")
+        return self._check(answer, contexts, question, id=id, log=log, cfg=self.config)
+
+    def _check(self, answer: str, contexts: ContextInput, question: str | None, *, id: str | None,
+               log: bool, cfg: GuardConfig) -> GuardResult:
         t_all = time.perf_counter()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         check_fields(answer, question, id)
         too_big = size_reason(answer, contexts, **self._limits())
         if too_big:
-            cfg = self.config
             base = {"answer": clean_text(answer), "id": id, "config": cfg.name, "threshold": cfg.threshold,
                     "question": None if question is None else clean_text(question)}
             timings["validate"] = _ms(t0)
             return self._finish(abstain(base, too_big, timings, t_all), (), log)
         texts, given_graph = split_context_input(contexts)
-        cfg = self.config
         v = validate_input(
             answer, texts, question,
             max_context_chars=cfg.max_context_chars, max_answer_chars=cfg.max_answer_chars,
@@ -292,43 +335,11 @@ class Guard:
         item = AlignmentInput(v.answer, v.contexts, v.question, claim, ctx_graph, self.encoder)
         return self._finish(self._judge(item, cfg, base, timings, t_all), v.contexts, log)
 
-    def _judge(
-        self, item: AlignmentInput, cfg: GuardConfig, base: dict[str, Any],
-        timings: dict[str, float], t_all: float,
-    ) -> GuardResult:
-        detectors = self.detectors_for(cfg)
-        if item.question and any(d.needs_question_graph for d in detectors):
-            t0 = time.perf_counter()
-            qgraph = self.extractor.extract(item.question, source=-2)
-            timings["extract_question"] = _ms(t0)
-            item = dataclasses.replace(item, question_graph=qgraph)
-        if any(d.uses_encoder for d in detectors):
-            t0 = time.perf_counter()
-            prefetch_embeddings(item)
-            timings["encode"] = _ms(t0)
-        outputs = []
-        for det in detectors:
-            t0 = time.perf_counter()
-            outputs.append(det.detect(item))
-            timings[f"detect:{det.name}"] = _ms(t0)
-        scores = {o.name: o.score for o in outputs}
-        score = final_score(scores, cfg)  # a veto flags the answer whatever the aggregate
-        passed = score < cfg.threshold
-        flagged = () if passed else flag_nodes(item.claim_graph, outputs, cfg)
-        t0 = time.perf_counter()
-        from guardrail.align.relations import select_relations
+    def _judge(self, item: AlignmentInput, cfg: GuardConfig, base: dict[str, Any], timings: dict[str, float],
+               t_all: float) -> GuardResult:
+        from guardrail.judge import judge  # detectors, aggregation, flagged nodes, explanation
 
-        # relation selection (KEA Explain) only matters for an answer that is flagged;
-        # a passing answer carries the full context graph instead (no encoder call)
-        selected = item.context_graph if passed else select_relations(
-            item.claim_graph, item.context_graph, item.encoder)
-        explanation, flagged = self.explainer.explain(item, outputs, flagged)
-        timings["explain"] = _ms(t0)
-        return GuardResult(
-            passed=passed, score=score, detector_scores=scores, claim_graph=item.claim_graph,
-            context_graph=selected, flagged_nodes=flagged, explanation=explanation,
-            timings=timings, total_ms=_ms(t_all), **base,
-        )
+        return judge(self, item, cfg, base, timings, t_all)
 
     def _finish(self, result: GuardResult, contexts: Sequence[str], log: bool) -> GuardResult:
         if log and not result.passed:
@@ -403,26 +414,7 @@ class Guard:
         characters: each window's new passages are parsed in one batch, so memory stays
         bounded however long the batch is. Items over the size limits are not parsed.
         """
-        if isinstance(items, (str, bytes, bytearray, Mapping)) or not isinstance(items, Iterable):
-            raise InvalidInputError(
-                f"items must be an iterable of mappings, got {type(items).__name__}")
-        rows: list[dict[str, Any]] = []
-        for i, it in enumerate(items):
-            if not isinstance(it, Mapping):
-                raise InvalidInputError(f"item {i} must be a mapping, got {type(it).__name__}")
-            rows.append(dict(it))
-        limits = self._limits()
-        for i, r in enumerate(rows):  # all type errors surface before any item is judged or logged
-            if "answer" not in r:
-                raise InvalidInputError(f"item {i} has no 'answer'")
-            ctx = r.get("contexts", r.get("context", []))
-            try:
-                check_fields(r["answer"], r.get("question"), r.get("id"))
-                if not size_reason(r["answer"], ctx, **limits):
-                    texts, _ = split_context_input(ctx)
-                    validate_input(r["answer"], texts, r.get("question"), **limits)
-            except InvalidInputError as exc:
-                raise InvalidInputError(f"item {i}: {exc}") from exc
+        rows = check_items(items, self._limits())  # all type errors surface before any item is judged
         out: list[GuardResult] = []
         for window in windows(rows):
             prefetch.passages(self, [r.get("contexts", r.get("context")) for r in window])
@@ -436,7 +428,7 @@ class Guard:
         return out
 
     async def acheck(
-        self, answer: str, contexts: ContextInput, question: str | None = None,
+        self, answer: str, contexts: ContextInput | None = None, question: str | None = None,
         *, id: str | None = None, log: bool = True,
     ) -> GuardResult:
         """Async :meth:`check`: the CPU-bound work runs in a worker thread."""

@@ -39,14 +39,14 @@ class InputLine:
     raw: dict[str, Any] = field(default_factory=dict)
 
 
-def _parse_line(lineno: int, text: str) -> InputLine:
+def _parse_line(lineno: int, text: str, context_optional: bool = False) -> InputLine:
     try:
-        return _parse_object(lineno, text)
+        return _parse_object(lineno, text, context_optional)
     except Exception as exc:  # last resort: one odd line never aborts the file
         return InputLine(lineno, str(lineno), error=f"unreadable line ({type(exc).__name__}: {exc})")
 
 
-def _parse_object(lineno: int, text: str) -> InputLine:
+def _parse_object(lineno: int, text: str, context_optional: bool = False) -> InputLine:
     if "\x00" in text:
         return InputLine(lineno, str(lineno), error="NUL bytes: the file looks UTF-16 encoded, not UTF-8")
     try:
@@ -63,6 +63,8 @@ def _parse_object(lineno: int, text: str) -> InputLine:
     ident = str(lineno) if raw_id is None else str(raw_id)
     line = InputLine(lineno, ident, raw=obj)
     context = obj.get("context", obj.get("contexts"))
+    if context is None and context_optional:  # checked against a knowledge base alone
+        context = []
     label = obj.get("label")
     if "answer" not in obj:
         line.error = "missing 'answer'"
@@ -89,8 +91,11 @@ def _parse_object(lineno: int, text: str) -> InputLine:
 _BLANK = b" \t\r\n\x0b\x0c\x00"
 
 
-def read_items(path: Path) -> list[InputLine]:
+def read_items(path: Path, *, context_optional: bool = False) -> list[InputLine]:
     """Parse a JSONL input file; blank lines are skipped, malformed lines kept as errors.
+
+    ``context_optional=True`` (``check --kb``): a line without ``context`` is checked
+    against the knowledge base alone (its context is ``[]``).
 
     Each line is decoded on its own, so a line that is not UTF-8 (a stray Latin-1 byte,
     a UTF-16 file), not JSON, or nested too deeply becomes one error line with its
@@ -101,18 +106,18 @@ def read_items(path: Path) -> list[InputLine]:
         if i == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         if raw.strip(_BLANK):
-            lines.append(_decode_line(i, raw))
+            lines.append(_decode_line(i, raw, context_optional))
     return lines
 
 
-def _decode_line(lineno: int, raw: bytes) -> InputLine:
+def _decode_line(lineno: int, raw: bytes, context_optional: bool = False) -> InputLine:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         why = "the file starts with a UTF-16 byte-order mark" if lineno == 1 and raw[:2] in (
             b"\xff\xfe", b"\xfe\xff") else f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
         return InputLine(lineno, str(lineno), error=f"not UTF-8 ({why}); re-encode the file as UTF-8")
-    return _parse_line(lineno, text.lstrip("\ufeff"))
+    return _parse_line(lineno, text.lstrip("\ufeff"), context_optional)
 
 
 

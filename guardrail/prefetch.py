@@ -36,7 +36,11 @@ def passages(guard: Guard, contexts_list: Sequence[Any]) -> None:
 
 def claims(guard: Guard, rows: Sequence[Mapping[str, Any]]) -> None:
     """Score the sentence claims of all ``rows`` in one verifier batch (detectors with a
-    ``prefetch`` method); each check then reads its scores from the verifier's cache."""
+    ``prefetch`` method); each check then reads its scores from the verifier's cache.
+    Skipped for a guard with a knowledge base: its contexts are only known once the KB
+    facts are fetched, check by check."""
+    if guard.kb is not None:
+        return
     dets = [d for d in guard.detectors_for(guard.config) if hasattr(d, "prefetch")]
     if not dets:
         return

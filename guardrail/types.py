@@ -236,6 +236,10 @@ class FlaggedNode(BaseModel):
         Where the evidence sits in the context.
     reason : str
         One contrastive sentence ("the answer says ...; the context says ...").
+    kb_fact : tuple of (str, str, str) or None
+        With a knowledge base (``Guard(kb=...)``): the ``(subject, predicate, object)``
+        IRIs of the KB triple this node contradicts (a literal object in N-Triples form,
+        ``'"1989"'``); ``None`` otherwise.
     """
 
     model_config = _FROZEN
@@ -246,6 +250,7 @@ class FlaggedNode(BaseModel):
     evidence: str = ""
     evidence_span: Span | None = None
     reason: str = ""
+    kb_fact: tuple[str, str, str] | None = None
 
 
 class ContradictionPair(BaseModel):

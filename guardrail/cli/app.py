@@ -4,6 +4,7 @@ Commands::
 
     kg-guardrail check INPUT.jsonl --out RESULTS.jsonl [--log FLAGGED.jsonl|.sqlite]
                  [--config default|FILE] [--metrics M.json] [--batch-size N]
+                 [--kb FILE | --kb-endpoint URL [--kb-profile rdfs|wikidata]]
                  [--report REPORT.html] [--graphs] [--engine local|ray] [--num-cpus N]
     kg-guardrail report RESULTS.jsonl --out REPORT.html [--input INPUT.jsonl]
     kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base default|FILE]
@@ -32,6 +33,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from guardrail.cli.kb import KBEndpointOpt, KBFileOpt, KBProfileOpt, kb_argument, with_kb
 from guardrail.cli.llm import llm_app
 from guardrail.cli.paths import check_output_paths, os_errors
 from guardrail.cli.render import json_line, markup
@@ -144,6 +146,7 @@ def check(
     policy: Annotated[str, typer.Option(help="annotate (write verdicts) or refine (re-prompt the LLM).")] = "annotate",
     llm_base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for --policy refine.")] = None,
     llm_model: Annotated[str, typer.Option(help="Model name sent to the endpoint.")] = "local",
+    kb: KBFileOpt = None, kb_endpoint: KBEndpointOpt = None, kb_profile: KBProfileOpt = None,
 ) -> None:
     """Check every answer of INPUT against its context; write compact results to --out.
 
@@ -153,9 +156,10 @@ def check(
 
     _require_extras(engine, report)
     _output_paths(out=out, metrics=metrics, report=report, log=log)
-    lines = read_items(input)
+    kb_arg = kb_argument(kb, kb_endpoint, kb_profile)
+    lines = read_items(input, context_optional=kb_arg is not None)
     sink = _open_log(log)
-    guard = _guard_or_exit(config, sink)
+    guard = with_kb(_guard_or_exit(config, sink), kb_arg, kb_profile, engine, err_console)
     if policy != "annotate":
         try:
             n_bad = _check_refine(guard, lines, input, out, policy, llm_base_url, llm_model)

@@ -5,7 +5,7 @@ Meant for context graphs built from a knowledge base (:mod:`guardrail.kb`), wher
 context is a set of facts rather than prose: for each claim triple ``(s, r, o)`` the
 detector looks for context triples with the same subject (matching label) and the same
 relation (equal normalised relation; failing that, relation embeddings with a cosine of
-at least ``relation_sim``). If there are such triples and none has a matching object, the claim
+at least ``relation_sim`` between relations that close on the same preposition, or on none). If there are such triples and none has a matching object, the claim
 contradicts the KB: its object node gets support 0 and the evidence is the KB fact (so
 its ``evidence_span.source`` indexes the fact's sentence among the contexts). A claim
 whose subject and relation the KB does not state is left alone (open world).
@@ -44,6 +44,17 @@ def _rel_key(rel: str) -> str:
     """Relation key: lower-cased words without auxiliaries and articles, crudely stemmed."""
     words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in RELATION_SKIP_WORDS]
     return " ".join(words) or rel.lower().strip()
+
+
+_PREPS = frozenset("about after against along among around as at before behind between by during for from in "
+                   "inside into near of off on onto out over past since through to toward towards under until "
+                   "up upon with within without".split())
+
+
+def _last_prep(rel: str) -> str:
+    """The relation's closing preposition (``"by"`` in "be founded by"), ``""`` when it has none."""
+    words = _WORD.findall(rel.lower())
+    return words[-1] if words and words[-1] in _PREPS else ""
 
 
 def _same_entity(a: str, b: str) -> bool:
@@ -92,6 +103,11 @@ class KBFactsDetector(Detector):
         same = [_rel_key(t.relation) == key for t in ctx]
         rest = [i for i, s in enumerate(same) if not s]
         if rest and not any(same):  # embeddings only when no relation matches by its words
+            # ... and never across prepositions: "be founded by" (a founder) is not "be founded in"
+            # (a year), nor "open" (its doors) "open in" (a year)
+            prep = _last_prep(claim.relation)
+            rest = [i for i in rest if _last_prep(ctx[i].relation) == prep]
+        if rest and not any(same):
             rels = list(dict.fromkeys(ctx[i].relation for i in rest))
             emb = item.encoder.encode([claim.relation, *rels])
             sims = cosine_matrix(emb[:1], emb[1:])[0]

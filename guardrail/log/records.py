@@ -72,6 +72,9 @@ class LoggedNode(BaseModel):
         Nearest context evidence, ``""`` if none.
     reason : str
         Contrastive sentence explaining the flag.
+    kb_fact : tuple of (str, str, str) or None
+        The (subject, predicate, object) IRIs of the knowledge-base triple the node
+        contradicts (``Guard(kb=...)``), ``None`` otherwise.
     """
 
     model_config = _FROZEN
@@ -80,6 +83,7 @@ class LoggedNode(BaseModel):
     support: float = Field(ge=0.0, le=1.0)
     evidence: str = ""
     reason: str = ""
+    kb_fact: tuple[str, str, str] | None = None
 
 
 class LoggedExplanation(BaseModel):
@@ -177,7 +181,7 @@ class FlaggedRecord(BaseModel):
             event = "abstained"
         nodes = tuple(
             LoggedNode(text=n.text, span=n.span, support=n.support, evidence=n.evidence,
-                       reason=n.reason)
+                       reason=n.reason, kb_fact=n.kb_fact)
             for n in result.flagged_nodes
         )
         return cls(

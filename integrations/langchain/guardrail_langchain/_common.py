@@ -32,6 +32,7 @@ __all__ = [
     "context_texts",
     "question_text",
     "validate_policy",
+    "attach_kb",
     "run_policy",
     "arun_policy",
 ]
@@ -108,6 +109,22 @@ def validate_policy(policy: PolicyLike, llm: Any, max_iterations: int, fallback:
         if not isinstance(llm, BaseChatModel):
             raise ConfigError("policy 'refine' needs llm= a langchain BaseChatModel to re-prompt")
         Refiner(None, max_iterations=max_iterations, fallback=fallback)
+
+
+def attach_kb(guard: Any, kb: Any, profile: Any = None) -> Any:
+    """``guard`` checking against the knowledge base ``kb`` (``guard.with_kb``); ``guard`` itself
+    when ``kb`` is None.
+
+    Raises
+    ------
+    InvalidInputError
+        A bad ``kb``, or a guard object that cannot take one (no ``with_kb``).
+    """
+    if kb is None:
+        return guard
+    if not callable(getattr(guard, "with_kb", None)):
+        raise InvalidInputError(f"kb= needs a guardrail.Guard (with_kb), got {type(guard).__name__}")
+    return guard.with_kb(kb, profile)
 
 
 def _messages(req: RefinementRequest) -> list[BaseMessage]:

@@ -18,6 +18,7 @@ from guardrail.validate import check_guard
 from guardrail_langchain._common import (
     answer_text,
     arun_policy,
+    attach_kb,
     context_texts,
     question_text,
     run_policy,
@@ -68,11 +69,17 @@ class GuardOutputParser(BaseOutputParser[str]):
         Default passages when the config holds none.
     question : str or None
         Default question.
+    kb : str, Path, KnowledgeBase or None
+        Also check against this knowledge base (as ``Guard(kb=...)``); the context is then
+        optional (the answer is checked against the KB alone when none is found).
+    kb_profile : {"rdfs", "wikidata"} or None
+        The KB's vocabulary.
 
     Raises
     ------
     InvalidInputError
-        At parse time, when neither the config nor the parser holds a context.
+        At parse time, when neither the config nor the parser holds a context and there
+        is no knowledge base.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -85,11 +92,14 @@ class GuardOutputParser(BaseOutputParser[str]):
     refusal: str = DEFAULT_REFUSAL
     context: Any = None
     question: str | None = None
+    kb: Any = None
+    kb_profile: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_guard(self.guard, type(self).__name__)
         validate_policy(self.policy, self.llm, self.max_iterations, self.fallback)
+        self.guard = attach_kb(self.guard, self.kb, self.kb_profile)
 
     @property
     def _type(self) -> str:
@@ -100,6 +110,8 @@ class GuardOutputParser(BaseOutputParser[str]):
         sections = [cfg.get("configurable") or {}, cfg.get("metadata") or {}]
         ctx = next((s[CONTEXT_CONFIG_KEY] for s in sections if CONTEXT_CONFIG_KEY in s), self.context)
         q = next((s[QUESTION_CONFIG_KEY] for s in sections if QUESTION_CONFIG_KEY in s), self.question)
+        if ctx is None and getattr(self.guard, "kb", None) is not None:
+            ctx = []  # checked against the knowledge base alone
         if ctx is None:
             raise InvalidInputError(
                 "GuardOutputParser found no context: pass config={'configurable': "

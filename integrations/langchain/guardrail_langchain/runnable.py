@@ -28,6 +28,7 @@ from guardrail_langchain._common import (
     QUESTION_KEYS,
     answer_text,
     arun_policy,
+    attach_kb,
     context_texts,
     find_key,
     question_text,
@@ -77,6 +78,13 @@ class GuardRunnable(RunnableSerializable[dict[str, Any], dict[str, Any]]):
         Applied by ``refine`` to the best round when the loop ends still flagged:
         ``filter`` (default) or ``raise``; ``annotate`` delivers the answer prefixed with
         ``[unverified]``, never silently.
+    kb : str, Path, KnowledgeBase or None
+        Also check against this knowledge base (as ``Guard(kb=...)``: an RDF file, an
+        http(s) SPARQL endpoint URL or a :class:`~guardrail.kb.KnowledgeBase`); the chain
+        output's context may then be absent, and a flagged node names the KB triple it
+        contradicts (``FlaggedNode.kb_fact``). The guard is copied (``guard.with_kb(kb)``).
+    kb_profile : {"rdfs", "wikidata"} or None
+        The KB's vocabulary.
 
     Notes
     -----
@@ -111,11 +119,14 @@ class GuardRunnable(RunnableSerializable[dict[str, Any], dict[str, Any]]):
     max_iterations: int = 5
     fallback: Any = "filter"
     refusal: str = DEFAULT_REFUSAL
+    kb: Any = None
+    kb_profile: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         check_guard(self.guard, type(self).__name__)
         validate_policy(self.policy, self.llm, self.max_iterations, self.fallback)
+        self.guard = attach_kb(self.guard, self.kb, self.kb_profile)
 
     # ----------------------------------------------------------------- helpers
     def _unpack(self, data: Any) -> tuple[Any, str, list[str], str | None, str]:
@@ -246,7 +257,8 @@ def guard_chain(
         holding it under ``question``/``input``/``query``.
     **keys
         Other :class:`GuardRunnable` fields (``question_key``, ``context_key``,
-        ``answer_key``, ``result_key``, ``max_iterations``, ``fallback``, ``refusal``).
+        ``answer_key``, ``result_key``, ``max_iterations``, ``fallback``, ``refusal``,
+        ``kb``, ``kb_profile``).
         Keys not given are taken from the chain's output schema when it names them,
         otherwise detected in each output at run time.
 

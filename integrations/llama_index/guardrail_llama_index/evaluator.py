@@ -20,6 +20,7 @@ from guardrail.validate import check_guard
 from guardrail_llama_index.contexts import (
     ContextMode,
     GuardContexts,
+    attach_kb,
     check_mode,
     context_texts,
     contexts_from_nodes,
@@ -56,6 +57,11 @@ class KGGuardrailEvaluator(BaseEvaluator):
         ``"subject -> relation -> object"`` lines are used as triples.
     log : bool
         Also write flagged answers to the guard's log sinks (default False).
+    kb : str, Path, KnowledgeBase or None
+        Also check against this knowledge base (as ``Guard(kb=...)``); ``contexts`` are
+        then optional.
+    kb_profile : {"rdfs", "wikidata"} or None
+        The KB's vocabulary.
 
     Notes
     -----
@@ -72,9 +78,10 @@ class KGGuardrailEvaluator(BaseEvaluator):
     >>> BatchEvalRunner({"kg_guardrail": ev}).evaluate_queries(engine, queries=qs)  # doctest: +SKIP
     """
 
-    def __init__(self, guard: Any, context_mode: ContextMode = "auto", log: bool = False) -> None:
+    def __init__(self, guard: Any, context_mode: ContextMode = "auto", log: bool = False, *,
+                 kb: Any = None, kb_profile: Any = None) -> None:
         check_guard(guard, type(self).__name__)
-        self._guard = guard
+        self._guard = attach_kb(guard, kb, kb_profile)
         self._context_mode: ContextMode = check_mode(context_mode)
         self._log = log
 
@@ -90,8 +97,10 @@ class KGGuardrailEvaluator(BaseEvaluator):
         pass
 
     def _inputs(self, response: Optional[str], contexts: Any) -> GuardContexts:
+        if contexts is None and getattr(self._guard, "kb", None) is not None:
+            contexts = []  # checked against the knowledge base alone
         if response is None or contexts is None:
-            raise InvalidInputError("KGGuardrailEvaluator needs both response and contexts")
+            raise InvalidInputError("KGGuardrailEvaluator needs both response and contexts (or kb=)")
         if not isinstance(response, str):
             raise InvalidInputError(f"response must be a str, got {type(response).__name__}")
         if isinstance(contexts, str):  # one passage, not a sequence of characters

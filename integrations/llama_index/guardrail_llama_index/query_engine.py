@@ -28,7 +28,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from guardrail.errors import ConfigError
 from guardrail.policy.policies import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
 from guardrail.policy.refine import Refiner, aenforce, enforce
-from guardrail_llama_index.contexts import ContextMode, GuardContexts, check_mode, contexts_from_nodes
+from guardrail_llama_index.contexts import ContextMode, GuardContexts, attach_kb, check_mode, contexts_from_nodes
 from guardrail_llama_index.llm import make_areprompt, make_reprompt, resolve_llm
 
 __all__ = ["GuardedQueryEngine", "guard_metadata", "trace_id"]
@@ -97,6 +97,19 @@ class GuardedQueryEngine(BaseQueryEngine):
         graph retrievers' triplets are passed to the guard as triples.
     callback_manager : CallbackManager or None
         Default: the wrapped engine's.
+    kb : str, Path, KnowledgeBase or None
+        Also check against this knowledge base (as ``Guard(kb=...)``: an RDF file, an
+        http(s) SPARQL endpoint URL or a :class:`~guardrail.kb.KnowledgeBase`): its facts
+        about the answer's entities are merged after the source nodes, and a flagged node
+        names the KB triple it contradicts (``FlaggedNode.kb_fact``). The guard is copied
+        (``guard.with_kb(kb)``).
+    kb_profile : {"rdfs", "wikidata"} or None
+        The KB's vocabulary.
+
+    Raises
+    ------
+    InvalidInputError
+        A bad ``kb``.
 
     Notes
     -----
@@ -123,9 +136,12 @@ class GuardedQueryEngine(BaseQueryEngine):
         refusal: str = DEFAULT_REFUSAL,
         context_mode: ContextMode = "auto",
         callback_manager: Any = None,
+        kb: Any = None,
+        kb_profile: Any = None,
     ) -> None:
         self._engine = query_engine
-        self._guard = guard
+        self._guard = attach_kb(guard, kb, kb_profile)
+        guard = self._guard
         self._policy = parse_policy(policy)
         self._refusal = refusal
         self._context_mode: ContextMode = check_mode(context_mode)
