@@ -84,6 +84,22 @@ class GuardConfig(BaseModel):
         Answers with more sentences (claims) make the guard abstain (default 100: each
         claim is verified against its own evidence, so the time grows with their number;
         850 one-word sentences fit in 5,000 characters and took 38 to 47 s).
+    declined_passes : bool
+        Whether an answer that declines to answer ("I don't know.", "The context does not
+        say."; ``GuardResult.declined``) passes (default True: it states nothing false). With
+        False it is reported as not passed (score = threshold), e.g. to count unhelpful answers.
+    extractor : {"spacy", "llm"}
+        The triple extractor a :class:`~guardrail.Guard` built without ``extractor=`` uses:
+        spaCy (default, local, fast) or an LLM (:class:`~guardrail.extract.llm_extractor.LLMExtractor`,
+        KEA Explain's step) at ``llm_base_url``.
+    llm_base_url : str or None
+        OpenAI-compatible base URL for ``extractor="llm"`` (``None``: the
+        ``KG_GUARDRAIL_LLM_BASE_URL`` environment variable, else the guard refuses to build).
+    llm_model : str
+        Model name sent to that endpoint (default ``"local"``).
+    llm_timeout : float or None
+        Seconds one extraction call may take; ``None`` (default) sizes it to the reply the
+        call may produce (:func:`~guardrail.extract.llm_extractor.call_timeout`).
 
     Notes
     -----
@@ -110,6 +126,11 @@ class GuardConfig(BaseModel):
     max_answer_chars: _Int = Field(default=5_000, ge=1)
     max_passages: _Int = Field(default=1_000, ge=1)
     max_claims: _Int = Field(default=100, ge=1)
+    declined_passes: Annotated[bool, Field(strict=True)] = True
+    extractor: Literal["spacy", "llm"] = "spacy"
+    llm_base_url: str | None = None
+    llm_model: str = "local"
+    llm_timeout: _Float | None = Field(default=None, gt=0.0)
 
     @model_validator(mode="after")
     def _check(self) -> GuardConfig:
