@@ -199,7 +199,7 @@ def log_table(records: Sequence[FlaggedRecord], *, details: bool = False, width:
     for col, share in (("flagged", 1), ("delivered", 3)):  # the delivered answer is the longer text
         table.add_column(col, no_wrap=True, overflow="ellipsis", ratio=share, min_width=8)
     for r in records:
-        what = f"abstained: {r.abstain_reason}" if r.abstained else "declined (no fact stated)" if r.declined else (
+        what = f"abstained: {r.abstain_reason}" if r.abstained else "(declined)" if r.declined else (
             ", ".join(n.text for n in r.flagged_nodes) or "-")
         when = r.time[:16].replace("T", " ")
         delivered = "-" if r.delivered_answer is None else " ".join(r.delivered_answer.split()) or '""'

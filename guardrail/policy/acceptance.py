@@ -89,7 +89,7 @@ def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) ->
     --------
     >>> from guardrail.policy.feedback import FeedbackItem
     >>> claim = "Curie won the Chemistry prize in 1921."
-    >>> it = FeedbackItem(claim, (0, len(claim)), ("1921",), "In 1911 she won the Chemistry prize.", "value", "1911")
+    >>> it = FeedbackItem(claim, (0, len(claim)), ("1921",), "In 1911 she won the Chemistry prize.", "value", ("1911",))
     >>> check_corrections([it], claim, "Curie won the Chemistry prize in 1911.").accepted
     True
     >>> check_corrections([it], claim, "Curie won the Chemistry prize in 1903.").accepted

@@ -66,9 +66,10 @@ class FeedbackItem:
         The context sentence the claim is to be checked against (``""``: none found).
     kind : {"value", "role", "added"}
         The kind of error (see the module docstring).
-    value : str
-        For ``value``: the one value of the same shape the evidence states in its place
-        (``""`` when it states several, or for another kind).
+    values : tuple of str
+        For ``value``, one entry per wrong word: the one value of its shape (a number, a
+        name) that the evidence states and the claim does not, ``""`` when there is none
+        or several; empty for another kind.
     """
 
     claim: str
@@ -76,23 +77,44 @@ class FeedbackItem:
     wrong: tuple[str, ...]
     evidence: str
     kind: ErrorKind
-    value: str = ""
+    values: tuple[str, ...] = ()
 
 
 def _sentences(texts: Sequence[str]) -> list[str]:
     return [t[a:b].strip() for t in texts for a, b in split_sentences(t)]
 
 
+def _slot_weights(claim: str, wrong: Sequence[str]) -> dict[str, float]:
+    """Each content word of ``claim`` (its wrong words left out), weighted by nearness to the
+    wrong words (``1 / distance`` in words): the words of the wrong value's own slot ("in
+    Chemistry in 1921") count more than the subject, which a context often names with a
+    pronoun ("In 1911 she won the Nobel Prize in Chemistry")."""
+    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
+    words = [(word_key(w), w.lower() in EVIDENCE_STOP_WORDS) for w in _WORDS.findall(claim)]
+    at = [i for i, (k, _) in enumerate(words) if k in bad]
+    out: dict[str, float] = {}
+    for i, (k, stop) in enumerate(words):
+        if stop or k in bad:
+            continue
+        weight = 1.0 / min(abs(i - j) for j in at) if at else 1.0
+        out[k] = max(out.get(k, 0.0), weight)
+    return out
+
+
 def _evidence(claim: str, wrong: Sequence[str], hint: str, sentences: Sequence[str]) -> str:
-    """The context sentence sharing most words with ``claim`` (its wrong words left out),
-    ties broken by the detector's own evidence ``hint``."""
+    """The context sentence sharing most (slot-weighted, :func:`_slot_weights`) words with
+    ``claim`` (its wrong words left out), ties broken by the detector's own evidence ``hint``."""
     if not sentences:
         return hint
-    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
-    key = content_words(claim) - bad
+    weights = _slot_weights(claim, wrong)
     near = content_words(hint)
-    best = max(sentences, key=lambda s: (len(key & content_words(s)), len(near & content_words(s))))
-    return best if key & content_words(best) else (hint or best)
+
+    def score(s: str) -> tuple[float, int]:
+        words = content_words(s)
+        return sum(w for k, w in weights.items() if k in words), len(near & words)
+
+    best = max(sentences, key=score)
+    return best if score(best)[0] > 0 else (hint or best)
 
 
 def _claims(result: GuardResult, max_nodes: int) -> list[tuple[str, tuple[int, int] | None, list[FlaggedNode]]]:
@@ -110,30 +132,43 @@ def _claims(result: GuardResult, max_nodes: int) -> list[tuple[str, tuple[int, i
     return [(claim, where, nodes) for claim, (where, nodes) in groups.items()]
 
 
-def _candidates(wrong: Sequence[str], claim: str, evidence: str) -> list[str]:
-    """Values of the wrong words' shape that the evidence states and the claim does not."""
-    pattern = _NUMBER if any(c.isdigit() for w in wrong for c in w) else _NAME
-    if pattern is _NAME and not any(w[:1].isupper() for w in wrong):
+def _neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:
+    """Content words of ``text`` within ``window`` words either side of ``[start, end)``."""
+    before = _WORDS.findall(text[:start])[-window:]
+    after = _WORDS.findall(text[end:])[:window]
+    return content_words(" ".join(before + after))
+
+
+def _candidates(wrong: str, claim: str, evidence: str) -> list[str]:
+    """Values of the wrong word's shape that the evidence states and the claim does not: any
+    number for a number; for a name, a name in the same slot (sharing a neighbouring word,
+    so "a loan from IBM" is an added detail, not a wrong name)."""
+    number = any(c.isdigit() for c in wrong)
+    if not number and not wrong[:1].isupper():
         return []
+    at = claim.find(wrong)
+    slot = _neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
     claim_words = content_words(claim)
     out = []
-    for m in pattern.finditer(evidence):
+    for m in (_NUMBER if number else _NAME).finditer(evidence):
         words = content_words(m.group(0))
-        if words and not words <= claim_words and m.group(0) not in out:
+        if not words or words <= claim_words or m.group(0) in out:
+            continue
+        if number or slot & _neighbours(evidence, m.start(), m.end()):
             out.append(m.group(0))
     return out
 
 
-def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKind, str]:
+def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKind, tuple[str, ...]]:
     if not evidence:
-        return "added", ""
+        return "added", ()
     bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
     if bad and bad <= content_words(evidence):
-        return "role", ""
-    found = _candidates(wrong, claim, evidence)
-    if found:
-        return "value", found[0] if len(found) == 1 else ""
-    return "added", ""
+        return "role", ()
+    found = [_candidates(w, claim, evidence) for w in wrong]
+    if any(found):
+        return "value", tuple(f[0] if len(f) == 1 else "" for f in found)
+    return "added", ()
 
 
 def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8) -> list[FeedbackItem]:
@@ -154,8 +189,8 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
         wrong = tuple(n.text for n in nodes)
         hint = next((n.evidence for n in nodes if n.evidence), "")
         ev = _evidence(claim, wrong, hint, sents)
-        kind, value = _classify(claim, wrong, ev)
-        items.append(FeedbackItem(claim, where, wrong, ev, kind, value))
+        kind, values = _classify(claim, wrong, ev)
+        items.append(FeedbackItem(claim, where, wrong, ev, kind, values))
     return items
 
 
@@ -166,8 +201,8 @@ def _q(text: str) -> str:
 def _instruction(item: FeedbackItem) -> str:
     wrong = ", ".join(_q(w) for w in item.wrong)
     if item.kind == "value":
-        what = _q(item.value) if item.value else "the value it states"
-        return f"replace {wrong} with {what}, as the context says"
+        parts = [f"{_q(w)} with {_q(v) if v else 'what that sentence states'}" for w, v in zip(item.wrong, item.values)]
+        return "replace " + ", ".join(parts) + " (the values that context sentence states)"
     if item.kind == "role":
         return "the context names these words in another role: state who did what exactly as it says"
     return f"the context does not state {wrong}: delete only that detail (the smallest clause holding it) " \
