@@ -113,7 +113,7 @@ def call_timeout(text: str, max_tokens: int, tokens_per_second: float = TOKENS_P
     Examples
     --------
     >>> round(call_timeout("word " * 100, 384))
-    113
+    115
     """
     return 15.0 + (len(text.split()) + 120) / 50.0 + max_tokens / tokens_per_second
 
