@@ -39,11 +39,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from guardrail.config import GuardConfig
 
 __all__ = ["LLMExtractor", "TRIPLE_SCHEMA", "LITERAL", "locate", "reply_tokens", "call_timeout", "extractor_for",
-           "TOKENS_PER_SECOND"]
+           "TOKENS_PER_SECOND", "PROMPT_TOKENS_PER_SECOND"]
 
 #: Reply tokens per second assumed when a call's timeout is sized (the local 1.5B model
-#: on 2 busy CPU cores; a GPU server is far faster, so the timeouts are generous there).
-TOKENS_PER_SECOND = 4.0
+#: wrote 4.3 a second on 2 busy CPU cores; a GPU server is far faster, so the timeouts are
+#: generous there).
+TOKENS_PER_SECOND = 3.0
+#: Prompt tokens read per second assumed when a call's timeout is sized (9 a second measured
+#: on the same busy cores).
+PROMPT_TOKENS_PER_SECOND = 8.0
 
 _log = logging.getLogger(__name__)
 
@@ -101,21 +105,23 @@ def locate(text: str, phrase: str) -> tuple[int, int] | None:
 
 
 def reply_tokens(text: str, cap: int) -> int:
-    """The reply cap for extracting ``text``: about 6 tokens per word of JSON triples, at
-    least 96, at most ``cap``."""
-    return max(1, min(cap, max(96, 6 * len(text.split()))))
+    """The reply cap for extracting ``text``: about 4 tokens per word of JSON triples (a
+    triple is about 25 tokens, a 20-word sentence holds 2 or 3), at least 96, at most ``cap``."""
+    return max(1, min(cap, max(96, 4 * len(text.split()))))
 
 
 def call_timeout(text: str, max_tokens: int, tokens_per_second: float = TOKENS_PER_SECOND) -> float:
-    """Seconds one extraction call may take: reading the prompt (about 50 words a second)
-    plus writing ``max_tokens`` at ``tokens_per_second``, plus 15 s of slack.
+    """Seconds one extraction call may take: reading the prompt (the instructions, about
+    120 tokens, and 1.4 tokens per word of ``text``, at :data:`PROMPT_TOKENS_PER_SECOND`),
+    writing ``max_tokens`` at ``tokens_per_second``, and 30 s of slack.
 
     Examples
     --------
     >>> round(call_timeout("word " * 100, 384))
-    115
+    190
     """
-    return 15.0 + (len(text.split()) + 120) / 50.0 + max_tokens / tokens_per_second
+    prompt = 120 + 1.4 * len(text.split())
+    return 30.0 + prompt / PROMPT_TOKENS_PER_SECOND + max_tokens / tokens_per_second
 
 
 def extractor_for(config: GuardConfig) -> Any:
@@ -225,8 +231,8 @@ class LLMExtractor(Extractor):
                 raise InvalidInputError("LLMExtractor needs client= or base_url=")
             from guardrail.llm.client import LLMClient
 
-            # a timed-out extraction is not retried twice more: the reply would be as slow
-            client = LLMClient(base_url, model, max_tokens=max_tokens, retries=2,
+            # one attempt: a timed-out extraction retried would be as slow; a failure falls back
+            client = LLMClient(base_url, model, max_tokens=max_tokens, retries=1,
                                timeout=timeout or call_timeout("", max_tokens))
         self.client = client
         self.fallback = fallback

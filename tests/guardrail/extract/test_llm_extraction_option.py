@@ -109,7 +109,7 @@ def test_one_call_per_text_sized_timeouts(endpoint) -> None:
     assert ex.extract(PASSAGE, source=0) == g1 and texts == [PASSAGE]  # the whole passage, once
     assert {t.pattern for t in g1.triples} >= {"llm"}
     assert reply_tokens("word " * 10, 1024) == 96 and reply_tokens("word " * 400, 1024) == 1024
-    assert call_timeout("word " * 400, 1024) > call_timeout("word " * 10, 96) > 15.0
+    assert call_timeout("word " * 400, 1024) > call_timeout("word " * 10, 96) > 60.0
 
 
 def test_fallback_to_spacy_is_logged(broken, caplog) -> None:
@@ -122,7 +122,7 @@ def test_fallback_to_spacy_is_logged(broken, caplog) -> None:
     msgs = [r.getMessage() for r in caplog.records]
     assert sum("falling back to spaCy" in m for m in msgs) == 2 and url in msgs[0]
     assert any("using spaCy for every further text" in m for m in msgs)
-    assert len(texts) == 2 * ex.client.retries  # the third text did not ask the endpoint
+    assert ex.client.retries == 1 and len(texts) == 2  # the third text did not ask the endpoint
 
 
 @pytest.mark.slow
