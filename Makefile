@@ -33,7 +33,7 @@ test-fast: install
 lint: install
 	$(BIN)/python -m ruff check guardrail integrations tests benchmarks training examples
 	$(BIN)/python -m mypy --strict guardrail
-	$(BIN)/python -m mypy integrations/langchain/guardrail_langchain integrations/llama_index/guardrail_llama_index
+	$(BIN)/python -m mypy --strict integrations/langchain/guardrail_langchain integrations/llama_index/guardrail_llama_index
 
 wheels: install
 	rm -rf dist && $(BIN)/python -m build --wheel --outdir dist . && $(foreach a,$(ADAPTERS),$(BIN)/python -m build --wheel --outdir dist $(a) &&) true

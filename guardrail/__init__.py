@@ -21,9 +21,12 @@ from guardrail.errors import (
     KnowledgeBaseError,
     LLMError,
     LogSinkError,
+    ModelFileError,
     RefinementError,
 )
 from guardrail.guard import Guard
+from guardrail.log.sinks import open_sink
+from guardrail.policy import Policy, aenforce, enforce
 from guardrail.types import (
     DetectorOutput,
     Explanation,
@@ -53,6 +56,10 @@ __all__ = [
     "load_config",
     "save_config",
     "shipped_configs",
+    "Policy",
+    "enforce",
+    "aenforce",
+    "open_sink",
     "GuardrailError",
     "InvalidInputError",
     "ConfigError",
@@ -62,6 +69,7 @@ __all__ = [
     "KnowledgeBaseError",
     "LLMError",
     "RefinementError",
+    "ModelFileError",
     "HallucinationError",
     "BatchError",
     "__version__",

@@ -1,15 +1,16 @@
 """The one lazy-import helper: heavy or optional dependencies, with an ImportError naming the pip command.
 
 Every optional dependency of the core and the adapters is imported through :func:`require`,
-so a missing extra always says how to install it.
+and every install hint is written by :func:`pip_hint`, so a missing extra always says how
+to install it, in the same words.
 """
 
 from __future__ import annotations
 
-import importlib
+import builtins
 from types import ModuleType
 
-__all__ = ["require"]
+__all__ = ["require", "pip_hint"]
 
 _PIP = {
     "core": "pip install kg-guardrail",
@@ -18,7 +19,24 @@ _PIP = {
 }
 
 
-def require(module: str, *, extra: str = "core") -> ModuleType:
+def pip_hint(extra: str = "core") -> str:
+    """The pip command that installs the kg-guardrail extra ``extra``.
+
+    Parameters
+    ----------
+    extra : str
+        The extra (``"gga"``, ``"local-llm"``, ``"kg-guard"``, ...); ``"core"`` for a core
+        dependency; ``"langchain"`` and ``"llama_index"`` for the adapter distributions.
+
+    Returns
+    -------
+    str
+        E.g. ``"pip install 'kg-guardrail[gga]'"``.
+    """
+    return _PIP.get(extra, f"pip install 'kg-guardrail[{extra}]'")
+
+
+def require(module: str, *, extra: str = "core", purpose: str = "kg-guardrail") -> ModuleType:
     """Import ``module`` or raise ImportError that says which pip command installs it.
 
     Parameters
@@ -29,6 +47,13 @@ def require(module: str, *, extra: str = "core") -> ModuleType:
         The kg-guardrail extra that provides it (``"report"``, ``"ray"``, ``"kg-guard"``, ...;
         ``"core"`` for a core dependency; the ``langchain`` and ``llama-index`` extras install
         the adapter distributions ``kg-guardrail-langchain`` / ``kg-guardrail-llama-index``).
+    purpose : str
+        Who needs it, for the message (default ``"kg-guardrail"``; e.g. ``"GGA"``).
+
+    Returns
+    -------
+    ModuleType
+        The imported module (the submodule itself for a dotted name).
 
     Raises
     ------
@@ -36,9 +61,10 @@ def require(module: str, *, extra: str = "core") -> ModuleType:
         With the pip command in the message.
     """
     try:
-        return importlib.import_module(module)
+        # through builtins.__import__ (not importlib), so an import hook sees the request
+        module_obj: ModuleType = builtins.__import__(module, fromlist=("__name__",))
+        return module_obj
     except ImportError as exc:
-        cmd = _PIP.get(extra, f"pip install 'kg-guardrail[{extra}]'")
         raise ImportError(
-            f"kg-guardrail needs the optional dependency {module!r}; install it with: {cmd}"
+            f"{purpose} needs the optional dependency {module!r}; install it with: {pip_hint(extra)}"
         ) from exc

@@ -135,19 +135,19 @@ class GuardConfig(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> GuardConfig:
         if not self.detectors:
-            raise ValueError("detectors must name at least one detector")
+            raise ConfigError("detectors must name at least one detector")
         for k, w in self.weights.items():
             if not math.isfinite(w):
-                raise ValueError(f"weight for {k!r} is not finite: {w!r}")
+                raise ConfigError(f"weight for {k!r} is not finite: {w!r}")
         for k, v in self.veto.items():
             if not 0.0 <= v <= 1.0:
-                raise ValueError(f"veto threshold for {k!r} must be in [0, 1], got {v!r}")
+                raise ConfigError(f"veto threshold for {k!r} must be in [0, 1], got {v!r}")
         if not math.isfinite(self.bias):
-            raise ValueError(f"bias is not finite: {self.bias!r}")
+            raise ConfigError(f"bias is not finite: {self.bias!r}")
         if self.aggregation == "logistic" and not any(self.weights.get(d, 0.0) for d in self.detectors):
-            raise ValueError("aggregation 'logistic' needs a non-zero weight for at least one of "
-                             f"the detectors {self.detectors} (without weights every score is 0.5); "
-                             "run `kg-guardrail calibrate` or use aggregation 'mean'")
+            raise ConfigError("aggregation 'logistic' needs a non-zero weight for at least one of "
+                              f"the detectors {self.detectors} (without weights every score is 0.5); "
+                              "run `kg-guardrail calibrate` or use aggregation 'mean'")
         _check_detectors(self)
         return self
 
@@ -166,8 +166,8 @@ def _check_detectors(cfg: GuardConfig) -> None:
         allowed = _init_params(REGISTRY[name].target)
         bad = sorted(set(params) - allowed) if allowed is not None else []
         if bad:
-            raise ValueError(f"unknown parameter(s) {bad} for detector {name!r}; "
-                             f"it takes {sorted(allowed or ())}")
+            raise ConfigError(f"unknown parameter(s) {bad} for detector {name!r}; "
+                              f"it takes {sorted(allowed or ())}")
 
 
 def _init_params(target: str) -> set[str] | None:

@@ -22,11 +22,15 @@ Foreign errors are mapped once per layer, with ``raise ... from exc``: the detec
 (model and tokenizer errors -> :class:`DetectorError`), the log sinks (``OSError`` and
 ``sqlite3.Error`` -> :class:`LogSinkError`), the knowledge-base backends (HTTP, parsing ->
 :class:`KnowledgeBaseError`) and the LLM client (``openai`` errors -> :class:`LLMError`).
+Each such layer names its foreign errors in one table and wraps the calls that may raise
+them in :func:`map_exceptions` (httpx's ``_exceptions.py`` pattern).
 Input that cannot be judged is not an error: the result abstains, with a reason.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,6 +49,8 @@ __all__ = [
     "RefinementError",
     "HallucinationError",
     "BatchError",
+    "ErrorMap",
+    "map_exceptions",
 ]
 
 
@@ -146,3 +152,45 @@ class BatchError(GuardrailError):
         self.cause = cause
         super().__init__(f"item {index} of the batch failed ({type(cause).__name__}: {cause}); "
                          f"{len(results)} item(s) before it were judged (in .results)")
+
+
+#: One boundary's table: a foreign exception type -> the tree error it becomes.
+ErrorMap = Mapping[type[Exception], type[GuardrailError]]
+
+
+@contextmanager
+def map_exceptions(mapping: ErrorMap, message: str) -> Iterator[None]:
+    """Re-raise a foreign error listed in ``mapping`` as its tree error, ``from`` the original.
+
+    The first entry whose type matches wins; errors of the tree and errors not listed pass
+    through unchanged.
+
+    Parameters
+    ----------
+    mapping : ErrorMap
+        The boundary's table, e.g. ``{OSError: LogSinkError, sqlite3.Error: LogSinkError}``.
+    message : str
+        What was being done; the new error reads ``f"{message}: {exc}"``.
+
+    Yields
+    ------
+    None
+        The body runs inside the mapping.
+
+    Raises
+    ------
+    GuardrailError
+        The mapped error (its ``__cause__`` is the foreign one).
+
+    Examples
+    --------
+    >>> with map_exceptions({KeyError: InvalidInputError}, "no such detector"):  # doctest: +SKIP
+    ...     {}["x"]
+    """
+    try:
+        yield
+    except tuple(mapping) as exc:
+        if isinstance(exc, GuardrailError):
+            raise
+        target = next(t for kind, t in mapping.items() if isinstance(exc, kind))
+        raise target(f"{message}: {exc}") from exc

@@ -213,10 +213,6 @@ class Guard:
         """Source-0 graphs of ``texts``: cached ones reused, the rest parsed in one batch."""
         return self._cache.graphs(texts, self.extractor)
 
-    def _passage_graph(self, text: str, source: int) -> KnowledgeGraph:
-        g = self._passage_graphs([text])[0]
-        return g if source == 0 else with_source(g, source)
-
     def context_graph(self, contexts: Sequence[str]) -> KnowledgeGraph:
         """Merged graph of ``contexts`` (passage graphs come from the cache when seen before;
         the others are parsed together in one ``extract_many`` batch)."""

@@ -57,7 +57,8 @@ class Span(BaseModel):
     @model_validator(mode="after")
     def _check_order(self) -> Span:
         if self.end < self.start:
-            raise ValueError(f"span end {self.end} is before start {self.start}")
+            # a ValueError, as pydantic requires of a validator (it becomes a ValidationError)
+            raise InvalidInputError(f"span end {self.end} is before start {self.start}")
         return self
 
     def slice(self, text: str) -> str:

@@ -28,6 +28,8 @@ NEEDS = [
     ("index.as_query_engine", "needs a LlamaIndex index and an LLM, which the README does not define"),
     ("items.parquet", "needs the Ray extra and an items.parquet file, which the README does not provide"),
     ("local_llm()", "starts the local LLM and refines through it: minutes on 2 cores (tests/guardrail/llm covers it)"),
+    ("load_local_model()", "loads GGA's 0.5B model: about 70 s on 2 cores (tests/guardrail/detectors/test_gga.py "
+                           "covers it)"),
 ]
 #: Names a block may use that an earlier block did not define: taken from the quick start's example.
 QUICK_START = {

@@ -136,7 +136,7 @@ def main() -> None:
     ap.add_argument("--halueval-limit", type=int, default=600)
     args = ap.parse_args()
     train = []
-    for name in ("pairs.jsonl", "hard_negatives.jsonl"):
+    for name in ("pairs.jsonl", "hard_negatives.jsonl", "fact_lists.jsonl"):
         path = Path(args.pairs) / name
         if path.is_file():
             train += [json.loads(line) for line in open(path, encoding="utf-8")]

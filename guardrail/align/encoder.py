@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from guardrail._lazy import Lazy
 from guardrail.errors import InvalidInputError
 
 __all__ = ["TextEncoder", "MiniLMEncoder", "shared_encoder", "cosine_matrix", "DIMENSION", "ENCODER_DIR",
@@ -180,17 +181,12 @@ class MiniLMEncoder:
         return {"size": len(self._cache), "max": self.cache_size}
 
 
-_SHARED: MiniLMEncoder | None = None
-_SHARED_LOCK = threading.Lock()
+_SHARED: Lazy[MiniLMEncoder] = Lazy(lambda: MiniLMEncoder())
 
 
 def shared_encoder() -> MiniLMEncoder:
     """Return the process-wide MiniLM encoder (created on first call, model loaded lazily)."""
-    global _SHARED
-    with _SHARED_LOCK:
-        if _SHARED is None:
-            _SHARED = MiniLMEncoder()
-        return _SHARED
+    return _SHARED.get()
 
 
 def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

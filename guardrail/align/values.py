@@ -33,12 +33,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from guardrail._optional import require
+from guardrail.text.lexicon import HEDGES
 
 __all__ = ["NumValue", "number_values", "date_atoms", "numbers_equal", "units_compatible", "HEDGES"]
 
-#: Words before a number that make it approximate (10 % tolerance).
-HEDGES = frozenset("about around approximately roughly nearly almost some circa over under "
-                   "more than less than close to up to just".split())
 
 _MULT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)\s?(bn|mn|m|k|tn)\b", re.I)
 _MULT_WORD = {"bn": "billion", "mn": "million", "m": "million", "k": "thousand", "tn": "trillion"}

@@ -1,13 +1,11 @@
 """The detector role: score how well a claim graph is supported by a context graph.
 
-One abstract method, :meth:`Detector.detect`; batch and async forms derive from it.
+One abstract method, :meth:`Detector.detect` (the guard batches and schedules the calls).
 """
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from guardrail.align.encoder import TextEncoder
@@ -73,11 +71,3 @@ class Detector(ABC):
         DetectorError
             When scoring fails for a reason other than bad input.
         """
-
-    def detect_many(self, items: Sequence[AlignmentInput]) -> list[DetectorOutput]:
-        """Score several answers (default: one at a time)."""
-        return [self.detect(it) for it in items]
-
-    async def adetect(self, item: AlignmentInput) -> DetectorOutput:
-        """Async form of :meth:`detect` (runs it in a worker thread)."""
-        return await asyncio.to_thread(self.detect, item)

@@ -65,15 +65,12 @@ class NodeGrounding:
         Node-to-node match in ``[0, 1]`` (lexical identity 1, number clash 0, else soft cosine).
     nearest : list of int
         Index of the best type-compatible context node per answer node (-1 if none).
-    from_question : ndarray of bool, shape (n_answer_nodes,)
-        Whether the node is named in the question.
     """
 
     support: np.ndarray
     weight: np.ndarray
     match: np.ndarray
     nearest: list[int]
-    from_question: np.ndarray
 
 
 _DIGITS = re.compile(r"\d[\d.,]*")
@@ -124,15 +121,6 @@ def _embedding_match(
         cos = np.where(compat[i, c], cos_all[r, [pos[j] for j in c]], -1.0)
         match[i, c] = np.maximum(match[i, c], soft(cos, low, high))
         best_cos[i] = float(cos.max()) if len(c) else -1.0
-    return best_cos
-    ctx_labels = [c.label for c in context.nodes]
-    for i in rows:
-        cols = shortlist([claim.nodes[i].label], ctx_labels, k)
-        cos = cosine_matrix(encoder.encode([claim.nodes[i].label]),
-                            encoder.encode([ctx_labels[j] for j in cols]))[0]
-        cos = np.where(compat[i, cols], cos, -1.0)
-        match[i, cols] = np.maximum(match[i, cols], soft(cos, low, high))
-        best_cos[i] = float(cos.max()) if len(cols) else -1.0
     return best_cos
 
 
@@ -194,7 +182,6 @@ def ground_nodes(
     match, compat = _lexical_match(claim, context)
     q_labels = {n.label for n in question_graph.nodes} if question_graph else set()
     support, weight = np.zeros(n_a), np.ones(n_a)
-    from_q = np.zeros(n_a, dtype=bool)
     num_ok = [_number_ok(n, ctx_index, q_index) for n in claim.nodes]
     for i in range(n_a):
         if num_ok[i] is False:
@@ -210,14 +197,14 @@ def ground_nodes(
             weight[i] = token_weight
         in_q = node.label in q_labels or bool(q_index and q_index.has_phrase(node.label))
         if in_q and num_ok[i] is not False:
-            support[i], weight[i], from_q[i] = 1.0, weight[i] * question_weight, True
+            support[i], weight[i] = 1.0, weight[i] * question_weight
         elif num_ok[i] is not False:
             lexical = 1.0 if ctx_index.has_phrase(node.label) else 0.0
             best = float(match[i].max()) if context.nodes else 0.0
             words = _DIGITS.sub(" ", node.label) if num_ok[i] else node.label
             support[i] = max(lexical, ctx_index.token_coverage(words), best)
     nearest = [_nearest(claim.nodes[i], context, match[i], num_ok[i] is False) for i in range(n_a)]
-    return NodeGrounding(support, weight, match, nearest, from_q)
+    return NodeGrounding(support, weight, match, nearest)
 
 
 class GroundingDetector(Detector):

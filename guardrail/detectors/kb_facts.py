@@ -22,13 +22,14 @@ import numpy as np
 
 from guardrail.align.encoder import cosine_matrix
 from guardrail.detectors.base import AlignmentInput, Detector
+from guardrail.errors import InvalidInputError
 from guardrail.extract.normalize import normalize_label
 from guardrail.text.lexical import numbers_in
+from guardrail.text.lexicon import RELATION_SKIP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport, Span, Triple
 
 __all__ = ["KBFactsDetector"]
 
-_AUX = frozenset("be is are was were been being has have had do does did the a an".split())
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -41,7 +42,7 @@ def _stem(w: str) -> str:
 
 def _rel_key(rel: str) -> str:
     """Relation key: lower-cased words without auxiliaries and articles, crudely stemmed."""
-    words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in _AUX]
+    words = [_stem(w) for w in _WORD.findall(rel.lower()) if w not in RELATION_SKIP_WORDS]
     return " ".join(words) or rel.lower().strip()
 
 
@@ -71,6 +72,11 @@ class KBFactsDetector(Detector):
     relation_sim : float
         Least cosine similarity (MiniLM) of two relation labels counted as the same
         relation when their normalised text differs (default 0.8).
+
+    Raises
+    ------
+    InvalidInputError
+        ``relation_sim`` is not in ``(0, 1]``.
     """
 
     name = "kb_facts"
@@ -78,7 +84,7 @@ class KBFactsDetector(Detector):
 
     def __init__(self, relation_sim: float = 0.8) -> None:
         if not 0.0 < relation_sim <= 1.0:
-            raise ValueError(f"relation_sim must be in (0, 1], got {relation_sim!r}")
+            raise InvalidInputError(f"relation_sim must be in (0, 1], got {relation_sim!r}")
         self.relation_sim = relation_sim
 
     def _relation_match(self, item: AlignmentInput, claim: Triple, ctx: Sequence[Triple]) -> list[bool]:

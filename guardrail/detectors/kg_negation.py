@@ -28,14 +28,13 @@ from collections.abc import Sequence
 from guardrail.align.parsed import Sent
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
 from guardrail.errors import InvalidInputError
-from guardrail.text.lexicon import ANTONYM_PAIRS, NEGATING_VERBS, NEGATION_WORDS, STOP_WORDS
+from guardrail.text.lexicon import ANTONYM_PAIRS, LIGHT_VERBS, NEGATING_VERBS, NEGATION_WORDS, STOP_WORDS
 
 _CUES = NEGATION_WORDS - {"none", "nor", "neither", "nobody", "nothing"}
 
 __all__ = ["NegationDetector", "predicates", "antonyms"]
 
 _PRED_POS = frozenset({"VERB", "ADJ", "NOUN"})
-_LIGHT = frozenset({"be", "have", "do", "get", "make", "take", "go", "say", "use"})
 _PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
 _PAIRS = ANTONYM_PAIRS | {(b, a) for a, b in ANTONYM_PAIRS}
 
@@ -67,7 +66,7 @@ def predicates(sent: Sent) -> list[tuple[int, str, bool]]:
     """``(token index, lemma, negated)`` of the content predicates of ``sent``."""
     out = []
     for i, t in enumerate(sent.toks):
-        if t.pos not in _PRED_POS or t.lemma in _LIGHT or t.lemma in STOP_WORDS or t.ent:
+        if t.pos not in _PRED_POS or t.lemma in LIGHT_VERBS or t.lemma in STOP_WORDS or t.ent:
             continue
         if t.pos == "NOUN" and not _negated(sent, i):
             continue

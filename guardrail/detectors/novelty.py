@@ -29,16 +29,12 @@ from typing import Literal
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import InvalidInputError
 from guardrail.text.lexical import stem
-from guardrail.text.lexicon import POLAR_WORDS, STOP_WORDS
+from guardrail.text.lexicon import NGRAM_SKIP_WORDS, POLAR_WORDS, STOP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport
 
 __all__ = ["NoveltyDetector", "tokens", "ngrams"]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*")
-#: Articles and possessive determiners: they vary freely between a paraphrase and its
-#: source ("has its head office" / "has head office") and state no fact, so they are
-#: left out of the n-grams.
-_SKIP = frozenset("the a an its his her their our my your this that these those".split())
 
 
 def tokens(text: str) -> list[str]:
@@ -47,7 +43,7 @@ def tokens(text: str) -> list[str]:
     Punctuation, articles and possessive determiners are dropped.
     """
     return [stem(t) if t[0].isalpha() else t.replace(",", "")
-            for t in _TOKEN.findall(text) if t.lower() not in _SKIP]
+            for t in _TOKEN.findall(text) if t.lower() not in NGRAM_SKIP_WORDS]
 
 
 def ngrams(toks: list[str], n: int) -> list[tuple[str, ...]]:

@@ -35,6 +35,7 @@ from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import InvalidInputError
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
+from guardrail.text.lexicon import CHAT_FUNCTION_WORDS, DECLINE_WORDS, NON_ANSWER_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
@@ -115,36 +116,14 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
     return sum(w in evidence_words or w.rstrip("s") in evidence_words for w in words) / len(words)
 
 
-_FUNCTION_WORDS = frozenset(
-    "the a an and or of to in on at for with by from is are was were be been it this that he she they we you i "
-    "his her their its as not no yes but which who what when where how has have had do does did will would can "
-    "could should there than then so if also me my your our us them him about all any some more most very "
-    "just really sure yes yeah ok okay well good great nice like love know think see one two new old first "
-    "last many much out up down over after before because only own same other into through during "
-    "thanks thank please hi hello oh wow cool fun favorite favourite agree lot movie book song"
-    .split())
-
-
-#: Words that make a sentence decline to answer ("I don't know.", "Sorry, I'm not sure.").
-_NON_ANSWER_WORDS = frozenset(
-    "know knows sure unsure sorry idea certain uncertain afraid unable cannot".split()
-)
-#: The only other words a declining sentence may hold. Deliberately narrow: a sentence with
-#: any other word ("No, I don't think he was the first.") may state something and is scored.
-_DECLINE_WORDS = frozenset(
-    "i i'm m am me my not no don t do does didn s re ve ll d can could really quite entirely completely "
-    "totally exactly honestly so that this the a an to about of on it answer question information info "
-    "enough have tell say help you with unfortunately sorry but well hmm ok okay oh thanks thank please "
-    "at moment right now anything any".split()
-)
 def _non_answer(claim: str) -> bool:
     """True for a sentence that only declines to answer ("I don't know.", "Sorry, I'm not
-    sure.", "I cannot answer that."): a word of :data:`_NON_ANSWER_WORDS` and nothing but
-    :data:`_DECLINE_WORDS` besides. A bare "Yes." or "No." is not one (left to the
+    sure.", "I cannot answer that."): a word of :data:`NON_ANSWER_WORDS` and nothing but
+    :data:`DECLINE_WORDS` besides. A bare "Yes." or "No." is not one (left to the
     verifier), nor is a hedged statement ("No, I don't think he was the first.")."""
     words = _WORD.findall(claim.lower())
-    return any(w in _NON_ANSWER_WORDS for w in words) and all(
-        w in _DECLINE_WORDS or w in _NON_ANSWER_WORDS for w in words)
+    return any(w in NON_ANSWER_WORDS for w in words) and all(
+        w in DECLINE_WORDS or w in NON_ANSWER_WORDS for w in words)
 
 
 def _checkable(claim: str, evidence: str) -> bool:
@@ -152,7 +131,7 @@ def _checkable(claim: str, evidence: str) -> bool:
     English function word or occurs in the evidence ("qwertyuiop asdfghjkl")."""
     words = _WORD.findall(claim.lower())
     ev = set(_WORD.findall(evidence.lower()))
-    return any(w in _FUNCTION_WORDS or w in ev for w in words)
+    return any(w in CHAT_FUNCTION_WORDS or w in ev for w in words)
 
 
 def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:

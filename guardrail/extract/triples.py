@@ -39,15 +39,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from guardrail.extract.normalize import normalize_label
+from guardrail.text.lexicon import NEUTER_PRONOUNS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, RELATIVE_PRONOUNS
 from guardrail.types import Node, Span, Triple
 
 __all__ = ["DocGraphBuilder"]
 
-_PERSONAL = frozenset("he she him her his hers himself herself".split())
-_NEUTER = frozenset("it its itself".split())
-_PLURAL = frozenset("they them their theirs themselves".split())
-_ANAPHORS = _PERSONAL | _NEUTER | _PLURAL
-_RELATIVE = frozenset("who whom which that whose".split())
+_ANAPHORS = PERSONAL_PRONOUNS | NEUTER_PRONOUNS | PLURAL_PRONOUNS
 _SUBJ = frozenset({"nsubj", "nsubjpass"})
 _OBJ = frozenset({"dobj", "attr", "dative", "oprd"})
 _NUMERIC = frozenset("DATE TIME CARDINAL ORDINAL PERCENT MONEY QUANTITY".split())
@@ -205,7 +202,7 @@ class DocGraphBuilder:
                 if recs[j].plural or kind in _GROUP:
                     last["g"] = recs[j]
                 j += 1
-            key = "p" if low in _PERSONAL else "n" if low in _NEUTER else "g"
+            key = "p" if low in PERSONAL_PRONOUNS else "n" if low in NEUTER_PRONOUNS else "g"
             if key in last:
                 out[tok.i] = last[key]
         return out
@@ -216,7 +213,7 @@ class DocGraphBuilder:
         if tok.pos_ == "PRON" and low in _ANAPHORS:
             rec = self.pron.get(tok.i)
             return rec.node if rec else None
-        if low in _RELATIVE and tok.head.dep_ in ("relcl", "acl") and tok.head.head.i != tok.i:
+        if low in RELATIVE_PRONOUNS and tok.head.dep_ in ("relcl", "acl") and tok.head.head.i != tok.i:
             return self._node_for(tok.head.head) if tok.dep_ != "poss" else None
         rec = self.tok_rec.get(tok.i) or self.extra.get(tok.i)
         if rec is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from guardrail._optional import require
-from guardrail.errors import InvalidInputError
+from guardrail.errors import ErrorMap, InvalidInputError, map_exceptions
 from guardrail.kb.base import KnowledgeBase, Row, check_positive, check_query
 from guardrail.kb.errors import KnowledgeBaseError
 from guardrail.kb.terms import Term
@@ -19,6 +19,9 @@ from guardrail.kb.terms import Term
 __all__ = ["OxigraphKB"]
 
 #: File suffix -> pyoxigraph format name.
+#: The foreign errors of pyoxigraph (parsing, I/O, a non-SELECT result) and the tree error they become.
+_ERRORS: ErrorMap = {OSError: KnowledgeBaseError, SyntaxError: KnowledgeBaseError, ValueError: KnowledgeBaseError,
+                     AttributeError: KnowledgeBaseError}
 _FORMATS = {".ttl": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS", ".trig": "TRIG"}
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
@@ -103,10 +106,8 @@ class OxigraphKB(KnowledgeBase):
             raise InvalidInputError(f"unknown RDF format {suffix!r} for {where}; "
                                     f"known: {sorted(_FORMATS)}")
         fmt = getattr(_pyoxigraph().RdfFormat, _FORMATS[suffix])
-        try:
+        with map_exceptions(_ERRORS, f"could not load RDF from {where}"):
             load(fmt)
-        except (OSError, SyntaxError, ValueError) as exc:
-            raise KnowledgeBaseError(f"could not load RDF from {where}: {exc}") from exc
 
     def __len__(self) -> int:
         """Number of quads in the store."""
@@ -121,11 +122,9 @@ class OxigraphKB(KnowledgeBase):
             The query is malformed or is not a SELECT query.
         """
         check_query(sparql)
-        try:
+        with map_exceptions(_ERRORS, f"{self.name}: query failed"):
             result = self._store.query(sparql, use_default_graph_as_union=True)
             variables = [v.value for v in result.variables]
-        except (SyntaxError, OSError, ValueError, AttributeError) as exc:
-            raise KnowledgeBaseError(f"{self.name}: query failed: {exc}") from exc
         rows: list[Row] = []
         for sol in itertools.islice(result, self.max_results):
             row: Row = {}

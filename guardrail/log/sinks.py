@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
-from guardrail.errors import InvalidInputError, LogSinkError
+from guardrail.errors import ErrorMap, InvalidInputError, LogSinkError, map_exceptions
 from guardrail.log.records import (
     DamagedRecord,
     FlaggedRecord,
@@ -70,6 +70,8 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+#: The foreign errors of this boundary (files, SQLite) and the tree error they become.
+_ERRORS: ErrorMap = {OSError: LogSinkError, sqlite3.Error: LogSinkError}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -146,16 +148,13 @@ class JsonlSink(LogSink):
         raised, so the file never keeps a partial line of this record.
         """
         data = (record_json(record) + "\n").encode("utf-8")
-        try:
-            with self._lock:
-                fd = self._open()
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                try:
-                    _append(fd, data, self.fsync)
-                finally:
-                    fcntl.flock(fd, fcntl.LOCK_UN)
-        except OSError as exc:
-            raise LogSinkError(f"cannot append to {str(self.path)!r}: {exc}") from exc
+        with map_exceptions(_ERRORS, f"cannot append to {str(self.path)!r}"), self._lock:
+            fd = self._open()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                _append(fd, data, self.fsync)
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
     def read(self, *, strict: bool = False) -> LogRecords:
         """Parse every line (under a shared lock); blank lines are skipped.
@@ -166,15 +165,12 @@ class JsonlSink(LogSink):
         """
         if not self.path.exists():
             return LogRecords()
-        try:
-            with self.path.open("rb") as fh:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_SH)
-                try:
-                    raw = fh.read()
-                finally:
-                    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-        except OSError as exc:
-            raise LogSinkError(f"cannot read {str(self.path)!r}: {exc}") from exc
+        with map_exceptions(_ERRORS, f"cannot read {str(self.path)!r}"), self.path.open("rb") as fh:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_SH)
+            try:
+                raw = fh.read()
+            finally:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
         if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark (a file saved by an editor)
             raw = raw[3:]
         lines = raw.split(b"\n")
@@ -232,15 +228,13 @@ class SqliteSink(LogSink):
         return f"SqliteSink({str(self.path)!r})"
 
     def _retry(self, fn: Callable[[], _T], what: str) -> _T:
-        try:
+        with map_exceptions(_ERRORS, f"cannot {what} {str(self.path)!r}"):
             for attempt in Retrying(
                 retry=retry_if_exception(_is_locked), stop=stop_after_attempt(self.retries),
                 wait=wait_random_exponential(multiplier=0.05, max=2.0), reraise=True,
             ):
                 with attempt:
                     return fn()
-        except (sqlite3.Error, OSError) as exc:
-            raise LogSinkError(f"cannot {what} {str(self.path)!r}: {exc}") from exc
         raise LogSinkError(f"cannot {what} {str(self.path)!r}")  # pragma: no cover
 
     def _connect(self) -> sqlite3.Connection:

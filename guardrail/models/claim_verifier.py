@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from guardrail._lazy import Lazy
 from guardrail.errors import InvalidInputError
 from guardrail.models import runtime
 from guardrail.models.weights import checked_files
@@ -238,14 +239,9 @@ class ClaimVerifier:
         return np.asarray(logits, dtype=np.float64).reshape(-1)
 
 
-_SHARED: ClaimVerifier | None = None
-_SHARED_LOCK = threading.Lock()
+_SHARED: Lazy[ClaimVerifier] = Lazy(lambda: ClaimVerifier())
 
 
 def shared_verifier() -> ClaimVerifier:
     """The process-wide verifier (loaded on first use, then reused by every guard)."""
-    global _SHARED
-    with _SHARED_LOCK:
-        if _SHARED is None:
-            _SHARED = ClaimVerifier()
-        return _SHARED
+    return _SHARED.get()

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from guardrail._optional import pip_hint, require
+from guardrail.errors import DetectorError, InvalidInputError
 from guardrail.models.gga_graph import (
     GraphPrompt,
     TripleT,
@@ -54,7 +56,7 @@ __all__ = [
 ]
 
 #: What to run when torch / transformers are missing.
-INSTALL_HINT = "pip install 'kg-guardrail[gga]'"
+INSTALL_HINT = pip_hint("gga")
 
 #: The paper's six surface cues (the sixth, punctuation, as two counts), in feature order.
 SURFACE_CUES = ("length", "repetition_ratio", "avg_word_len", "unique_word_ratio",
@@ -65,12 +67,10 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def require_torch() -> Any:
-    """Import and return ``torch``, or raise :class:`ImportError` with the install hint."""
-    try:
-        import torch
-        import transformers  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(f"GGA needs torch and transformers: {INSTALL_HINT}") from exc
+    """Import and return ``torch`` (and import ``transformers``), or raise :class:`ImportError`
+    with the install hint."""
+    torch = require("torch", extra="gga", purpose="GGA")
+    require("transformers", extra="gga", purpose="GGA")
     return torch
 
 
@@ -241,13 +241,15 @@ class GGAFeatureExtractor:
     ------
     ImportError
         Without torch / transformers (names ``pip install 'kg-guardrail[gga]'``).
+    InvalidInputError
+        ``complement`` is not ``"prompt"`` or ``"subgraph"``.
     """
 
     def __init__(self, model: Any, tokenizer: Any, *, layer: int = -1,
                  complement: str = "prompt", max_hops: int = 3) -> None:
         self.torch = require_torch()
         if complement not in ("prompt", "subgraph"):
-            raise ValueError(f"complement must be 'prompt' or 'subgraph', got {complement!r}")
+            raise InvalidInputError(f"complement must be 'prompt' or 'subgraph', got {complement!r}")
         self.model, self.tokenizer = model, tokenizer
         self.layer, self.complement, self.max_hops = layer, complement, max_hops
         self._emb_cache: dict[str, np.ndarray] = {}
@@ -317,8 +319,8 @@ class GGAFeatureExtractor:
             out = self.model(torch.tensor([ids]), output_attentions=True,
                              output_hidden_states=True)
         if not out.attentions or out.attentions[0] is None:
-            raise RuntimeError("the model returned no attentions (load it with "
-                               "attn_implementation='eager')")
+            raise DetectorError("the model returned no attentions (load it with "
+                                "attn_implementation='eager')")
         return out
 
     def triple_embeddings(self, triples: Sequence[TripleT]) -> np.ndarray:

@@ -13,6 +13,8 @@ from typing import Any
 
 import networkx as nx
 
+from guardrail.text.lexicon import ENTITY_LINK_STOP_WORDS
+
 __all__ = [
     "TripleT",
     "GraphPrompt",
@@ -38,8 +40,6 @@ INSTRUCTION = ("Based on the triples retrieved from a knowledge graph, answer th
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = str.maketrans({c: " " for c in string.punctuation})
 _ANS = re.compile(r"^\s*ans\s*:\s*", re.IGNORECASE)
-_STOP = frozenset("a an the it its he she they them his her their this that these those "
-                  "who what which when where why how is are was were be i you we".split())
 _MAX_PATHS = 64
 #: Triples per subgraph (the paper's K for MetaQA-1hop).
 MAX_TRIPLES = 20
@@ -111,7 +111,7 @@ def build_prompt(tokenizer: Any, question: str, triples: Sequence[TripleT]) -> G
 
 
 def _mentions(node: str, text: str) -> bool:
-    return bool(node) and node not in _STOP and f" {node} " in f" {text} "
+    return bool(node) and node not in ENTITY_LINK_STOP_WORDS and f" {node} " in f" {text} "
 
 
 def match_entities(nodes: Sequence[str], text: str, *, contained: bool = False) -> set[str]:
@@ -129,7 +129,7 @@ def match_entities(nodes: Sequence[str], text: str, *, contained: bool = False) 
     """
     t = normalize(text)
     found = {n for n in nodes if _mentions(n, t)}
-    if contained and len(t) >= 3 and t not in _STOP:
+    if contained and len(t) >= 3 and t not in ENTITY_LINK_STOP_WORDS:
         found |= {n for n in nodes if _mentions(t, n)}
     return found
 

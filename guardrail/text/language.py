@@ -21,39 +21,20 @@ answers), so the language models (about 170 MB) load only when a suspect text sh
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 from typing import Any
+
+from guardrail._lazy import Lazy
+from guardrail.text.lexicon import ENGLISH_ONLY_WORDS, FOREIGN_FUNCTION_WORDS
 
 __all__ = ["looks_english", "latin_share"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
-#: Function words that are English and not function words of the other languages checked.
-_EN_ONLY = frozenset(
-    "the and or of to at for with by from is was are were been be it this that he she they we "
-    "you i his her their its not yes but which who what when where has have had does did will "
-    "would can could should there than then if".split()
-)
-
-#: Function words of French, Spanish, German, Italian, Portuguese and Dutch.
-_FOREIGN = frozenset(
-    """le la les un une des du de et est sont été était il elle ils elles au aux par pour avec
-    dans sur qui que ne pas oui non ce cette c'est l'on d'un d'une qu'il
-    el los las una unos del y es son fue era por para con sí se su muy
-    der die das den dem ein eine einer und ist sind war wurde wurden nicht mit von zu im auf
-    für ja nein sie er auch
-    lo gli di della è sono stato per che sì
-    os as um uma da dos é são foi em com não sim
-    het een en zijn werd niet met op voor nee a in no an""".split()
-)
 
 #: Below this English confidence (and with another language ranked first) a suspect
 #: text is not English.
 ENGLISH_MIN_CONFIDENCE = 0.1
-
-_DETECTOR: Any = None
-_DETECTOR_LOCK = threading.Lock()
 
 
 def latin_share(text: str) -> float:
@@ -65,16 +46,19 @@ def latin_share(text: str) -> float:
     return latin / len(letters)
 
 
-def _detector() -> Any:
-    global _DETECTOR
-    with _DETECTOR_LOCK:
-        if _DETECTOR is None:
-            from lingua import Language, LanguageDetectorBuilder
+def _build_detector() -> Any:
+    from lingua import Language, LanguageDetectorBuilder
 
-            langs = (Language.ENGLISH, Language.FRENCH, Language.SPANISH, Language.GERMAN,
-                     Language.ITALIAN, Language.PORTUGUESE, Language.DUTCH)
-            _DETECTOR = LanguageDetectorBuilder.from_languages(*langs).build()
-        return _DETECTOR
+    langs = (Language.ENGLISH, Language.FRENCH, Language.SPANISH, Language.GERMAN,
+             Language.ITALIAN, Language.PORTUGUESE, Language.DUTCH)
+    return LanguageDetectorBuilder.from_languages(*langs).build()
+
+
+_DETECTOR: Lazy[Any] = Lazy(_build_detector)
+
+
+def _detector() -> Any:
+    return _DETECTOR.get()
 
 
 def _lingua_says_english(text: str) -> bool:
@@ -116,11 +100,11 @@ def looks_english(text: str) -> bool:
     if latin_share(text) < 0.6:
         return False
     evidence = [w.lower() for w in _WORD.findall(text)
-                if w[0].islower() or w.lower() in _FOREIGN or w.lower() in _EN_ONLY]
+                if w[0].islower() or w.lower() in FOREIGN_FUNCTION_WORDS or w.lower() in ENGLISH_ONLY_WORDS]
     if len(evidence) < 3:
         return True
-    english = sum(w in _EN_ONLY for w in evidence)
-    foreign = sum(w in _FOREIGN for w in evidence)
+    english = sum(w in ENGLISH_ONLY_WORDS for w in evidence)
+    foreign = sum(w in FOREIGN_FUNCTION_WORDS for w in evidence)
     if english and 2 * english >= foreign:
         return True
     return _lingua_says_english(text)

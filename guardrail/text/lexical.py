@@ -148,10 +148,6 @@ class TextIndex:
             return 1.0
         return sum(self.has_stem(s) for s in ss) / len(ss)
 
-    def sentence_texts(self) -> list[str]:
-        """The sentence strings, in index order."""
-        return [self.texts[i][s:e] for i, s, e in self.sentences]
-
 
 def trigrams(label: str) -> set[str]:
     """Character trigrams of ``" label "`` (lower-cased), for cheap fuzzy shortlists."""

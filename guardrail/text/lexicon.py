@@ -1,6 +1,7 @@
-"""The word lists, in one place: stop, function and polar words.
+"""The word lists, in one place: stop, function, polar, hedge and pronoun words.
 
-Each list keeps the contents its step was tuned with (changing one changes verdicts, so they
+Every English (or foreign) word list of the library lives here (tag sets such as spaCy labels
+stay with their code). Each list keeps the contents its step was tuned with (changing one changes verdicts, so they
 are not merged into one list); they only live here, named by what they are for.
 """
 
@@ -8,6 +9,9 @@ from __future__ import annotations
 
 __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WORDS", "POLAR_WORDS",
            "POLAR_FALLBACK_WORDS", "NEGATION_WORDS", "NEGATING_VERBS", "ANTONYM_PAIRS",
+           "HEDGES", "ENGLISH_ONLY_WORDS", "FOREIGN_FUNCTION_WORDS", "ABBREVIATIONS", "PERSONAL_PRONOUNS",
+           "NEUTER_PRONOUNS", "PLURAL_PRONOUNS", "RELATIVE_PRONOUNS", "ENTITY_LINK_STOP_WORDS", "NGRAM_SKIP_WORDS",
+           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
            "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
            "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
 
@@ -75,6 +79,90 @@ ANTONYM_PAIRS: frozenset[tuple[str, str]] = frozenset({
     ("increase", "reduce"), ("improve", "worsen"), ("profit", "loss"), ("surplus", "deficit"),
     ("on", "off"), ("enable", "disable"), ("confirm", "deny"), ("support", "oppose"), ("agree", "disagree"),
 })
+
+#: Hedges before a number or date ("about 40", "more than 3"): the value is approximate.
+HEDGES: frozenset[str] = frozenset(
+    "about around approximately roughly nearly almost some circa over under "
+    "more than less than close to up to just".split()
+)
+
+#: Function words that are English and not function words of the other languages checked.
+ENGLISH_ONLY_WORDS: frozenset[str] = frozenset(
+    "the and or of to at for with by from is was are were been be it this that he she they we "
+    "you i his her their its not yes but which who what when where has have had does did will "
+    "would can could should there than then if".split()
+)
+
+#: Function words of French, Spanish, German, Italian, Portuguese and Dutch.
+FOREIGN_FUNCTION_WORDS: frozenset[str] = frozenset(
+    """le la les un une des du de et est sont été était il elle ils elles au aux par pour avec
+    dans sur qui que ne pas oui non ce cette c'est l'on d'un d'une qu'il
+    el los las una unos del y es son fue era por para con sí se su muy
+    der die das den dem ein eine einer und ist sind war wurde wurden nicht mit von zu im auf
+    für ja nein sie er auch
+    lo gli di della è sono stato per che sì
+    os as um uma da dos é são foi em com não sim
+    het een en zijn werd niet met op voor nee a in no an""".split()
+)
+
+#: Words whose trailing period is not a sentence end ("Dr. Smith", "e.g. this").
+ABBREVIATIONS: frozenset[str] = frozenset(
+    "mr mrs ms dr prof st jr sr vs etc e.g i.e inc ltd co corp fig approx dept mt ft cf al "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+#: Pronouns that refer back to a person (anaphora resolution of the triple extractor).
+PERSONAL_PRONOUNS: frozenset[str] = frozenset("he she him her his hers himself herself".split())
+
+#: Pronouns that refer back to a thing.
+NEUTER_PRONOUNS: frozenset[str] = frozenset("it its itself".split())
+
+#: Pronouns that refer back to a group.
+PLURAL_PRONOUNS: frozenset[str] = frozenset("they them their theirs themselves".split())
+
+#: Relative pronouns (resolved to the noun a relative clause hangs on).
+RELATIVE_PRONOUNS: frozenset[str] = frozenset("who whom which that whose".split())
+
+#: Words never linked to a graph entity by GGA's question and answer matching.
+ENTITY_LINK_STOP_WORDS: frozenset[str] = frozenset(
+    "a an the it its he she they them his her their this that these those "
+    "who what which when where why how is are was were be i you we".split()
+)
+
+#: Articles and possessive determiners: they vary freely between a paraphrase and its
+#: source ("has its head office" / "has head office") and state no fact, so the novelty
+#: n-grams leave them out.
+NGRAM_SKIP_WORDS: frozenset[str] = frozenset("the a an its his her their our my your this that these those".split())
+
+#: Function and small-talk words: a claim made only of these (and evidence words) states no fact of its own.
+CHAT_FUNCTION_WORDS: frozenset[str] = frozenset(
+    "the a an and or of to in on at for with by from is are was were be been it this that he she they we you i "
+    "his her their its as not no yes but which who what when where how has have had do does did will would can "
+    "could should there than then so if also me my your our us them him about all any some more most very "
+    "just really sure yes yeah ok okay well good great nice like love know think see one two new old first "
+    "last many much out up down over after before because only own same other into through during "
+    "thanks thank please hi hello oh wow cool fun favorite favourite agree lot movie book song".split()
+)
+
+#: Words that make a sentence decline to answer ("I don't know.", "Sorry, I'm not sure.").
+NON_ANSWER_WORDS: frozenset[str] = frozenset(
+    "know knows sure unsure sorry idea certain uncertain afraid unable cannot".split()
+)
+
+#: The only other words a declining sentence may hold. Deliberately narrow: a sentence with
+#: any other word ("No, I don't think he was the first.") may state something and is scored.
+DECLINE_WORDS: frozenset[str] = frozenset(
+    "i i'm m am me my not no don t do does didn s re ve ll d can could really quite entirely completely "
+    "totally exactly honestly so that this the a an to about of on it answer question information info "
+    "enough have tell say help you with unfortunately sorry but well hmm ok okay oh thanks thank please "
+    "at moment right now anything any".split()
+)
+
+#: Light verbs: too general to be the predicate a negation is checked on.
+LIGHT_VERBS: frozenset[str] = frozenset({"be", "have", "do", "get", "make", "take", "go", "say", "use"})
+
+#: Auxiliaries and articles left out of a relation's words when it is matched to a KB predicate.
+RELATION_SKIP_WORDS: frozenset[str] = frozenset("be is are was were been being has have had do does did the a an".split())
 
 # --- declined answers (:mod:`guardrail.text.declines`): phrases, not single words, so that a
 # real answer holding "not" or "no" is never read as a decline.

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from guardrail.text.lexicon import ABBREVIATIONS
+
 __all__ = ["ABBREVIATIONS", "split_sentences"]
 
 #: A sentence ends at ``.``/``!``/``?`` (then closing quotes or brackets) before white space or
@@ -14,11 +16,6 @@ __all__ = ["ABBREVIATIONS", "split_sentences"]
 _BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n")
 _LAST_TOKEN = re.compile(r"[\w.]+$")
 _INITIALS = re.compile(r"(?:[a-z]\.)+[a-z]")
-#: Words whose trailing period is not a sentence end ("Dr. Smith", "e.g. this").
-ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof st jr sr vs etc e.g i.e inc ltd co corp fig approx dept mt ft cf al "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:

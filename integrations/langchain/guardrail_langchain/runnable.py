@@ -38,7 +38,7 @@ from guardrail_langchain._common import (
 __all__ = ["GuardRunnable", "guard_chain"]
 
 
-class GuardRunnable(RunnableSerializable[dict, dict]):
+class GuardRunnable(RunnableSerializable[dict[str, Any], dict[str, Any]]):
     """Check the answer of a RAG chain's output dict against its retrieved context.
 
     Put it after a chain that outputs ``{question, context, answer}`` (the
@@ -135,7 +135,7 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
         question = question_text(data[qkey]) if qkey else None
         return raw, answer_text(raw), contexts, question, akey
 
-    def _pack(self, data: Mapping[str, Any], raw: Any, akey: str, outcome: PolicyOutcome) -> dict:
+    def _pack(self, data: Mapping[str, Any], raw: Any, akey: str, outcome: PolicyOutcome) -> dict[str, Any]:
         out = dict(data)
         if outcome.answer != answer_text(raw):
             out[akey] = (raw.model_copy(update={"content": outcome.answer})
@@ -150,40 +150,40 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
         return {"llm": self.llm, "max_iterations": self.max_iterations,
                 "fallback": self.fallback, "refusal": self.refusal}
 
-    def _run(self, data: dict, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> dict:
+    def _run(self, data: dict[str, Any], run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> dict[str, Any]:
         raw, answer, contexts, question, akey = self._unpack(data)
         outcome = run_policy(self.guard, self.policy, answer, contexts, question, config,
                              run_id=str(run_manager.run_id), **self._settings())
         return self._pack(data, raw, akey, outcome)
 
     async def _arun(
-        self, data: dict, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
-    ) -> dict:
+        self, data: dict[str, Any], run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
+    ) -> dict[str, Any]:
         raw, answer, contexts, question, akey = self._unpack(data)
         outcome = await arun_policy(self.guard, self.policy, answer, contexts, question, config,
                                     run_id=str(run_manager.run_id), **self._settings())
         return self._pack(data, raw, akey, outcome)
 
     # --------------------------------------------------------------- runnable
-    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> dict:
+    def invoke(self, input: dict[str, Any], config: RunnableConfig | None = None, **kwargs: Any) -> dict[str, Any]:
         """Check ``input``'s answer and apply the policy (traced as one chain run)."""
         return self._call_with_config(self._run, input, config, **kwargs)
 
-    async def ainvoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> dict:
+    async def ainvoke(self, input: dict[str, Any], config: RunnableConfig | None = None, **kwargs: Any) -> dict[str, Any]:
         """Async :meth:`invoke`: awaits the guard (worker thread) and ``llm.ainvoke``."""
         return await self._acall_with_config(self._arun, input, config, **kwargs)
 
     def transform(
-        self, input: Iterator[dict], config: RunnableConfig | None = None, **kwargs: Any
-    ) -> Iterator[dict]:
+        self, input: Iterator[dict[str, Any]], config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[dict[str, Any]]:
         """Buffer the streamed dict chunks, check once at the end, yield one chunk."""
         final = _merge(input)
         if final is not None:
             yield self.invoke(dict(final), config, **kwargs)
 
     async def atransform(
-        self, input: AsyncIterator[dict], config: RunnableConfig | None = None, **kwargs: Any
-    ) -> AsyncIterator[dict]:
+        self, input: AsyncIterator[dict[str, Any]], config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[dict[str, Any]]:
         """Async :meth:`transform`."""
         final: Any = None
         async for chunk in input:
@@ -191,7 +191,7 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
         if final is not None:
             yield await self.ainvoke(dict(final), config, **kwargs)
 
-    def stream(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[dict]:
+    def stream(self, input: dict[str, Any], config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[dict[str, Any]]:
         """Yield one chunk: the checked dict.
 
         An answer cannot be checked before it is complete, and the policy may change it
@@ -200,20 +200,20 @@ class GuardRunnable(RunnableSerializable[dict, dict]):
         yield self.invoke(input, config, **kwargs)
 
     async def astream(
-        self, input: dict, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> AsyncIterator[dict]:
+        self, input: dict[str, Any], config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[dict[str, Any]]:
         """Async :meth:`stream`."""
         yield await self.ainvoke(input, config, **kwargs)
 
 
-def _merge(chunks: Iterator[dict]) -> AddableDict | None:
+def _merge(chunks: Iterator[dict[str, Any]]) -> AddableDict | None:
     final: AddableDict | None = None
     for chunk in chunks:
         final = AddableDict(chunk) if final is None else final + AddableDict(chunk)
     return final
 
 
-def _schema_keys(chain: Runnable) -> set[str]:
+def _schema_keys(chain: Runnable[Any, Any]) -> set[str]:
     try:
         props = chain.get_output_jsonschema().get("properties", {})
     except Exception:  # noqa: BLE001 - an unschematised chain: detect keys at run time
@@ -222,9 +222,9 @@ def _schema_keys(chain: Runnable) -> set[str]:
 
 
 def guard_chain(
-    chain: Runnable, guard: Any, policy: PolicyLike = "annotate", llm: BaseChatModel | None = None,
-    *, retriever: BaseRetriever | Runnable | None = None, **keys: Any,
-) -> Runnable:
+    chain: Runnable[Any, Any], guard: Any, policy: PolicyLike = "annotate", llm: BaseChatModel | None = None,
+    *, retriever: BaseRetriever | Runnable[Any, Any] | None = None, **keys: Any,
+) -> Runnable[Any, Any]:
     """Return ``chain | GuardRunnable(...)``: the one-call way to guard a RAG chain.
 
     Parameters

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from guardrail._optional import pip_hint, require
+
 __all__ = ["PIP_HINT", "require_llama_index"]
 
 #: The command that installs this adapter's dependency.
-PIP_HINT = "pip install 'kg-guardrail[llama-index]'"
+PIP_HINT = pip_hint("llama_index")
 
 
 def require_llama_index() -> None:
@@ -14,12 +16,6 @@ def require_llama_index() -> None:
     Raises
     ------
     ImportError
-        When ``llama-index-core`` is not installed.
+        When ``llama-index-core`` (>=0.14,<0.15) is not installed.
     """
-    try:
-        import llama_index.core  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - exercised by a monkeypatched test
-        raise ImportError(
-            "guardrail_llama_index needs llama-index-core (>=0.14,<0.15); "
-            f"install it with: {PIP_HINT}"
-        ) from exc
+    require("llama_index.core", extra="llama_index", purpose="guardrail_llama_index")

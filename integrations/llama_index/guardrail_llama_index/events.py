@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from llama_index.core.base.response.schema import AsyncStreamingResponse, StreamingResponse
-from llama_index.core.instrumentation import get_dispatcher
+from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]  # re-exported
 from llama_index.core.instrumentation.event_handlers import BaseEventHandler
 from llama_index.core.instrumentation.events import BaseEvent
 from llama_index.core.instrumentation.events.query import QueryEndEvent, QueryStartEvent
 from llama_index.core.instrumentation.events.retrieval import RetrievalEndEvent
-from llama_index.core.instrumentation.events.span import SpanDropEvent
+from llama_index.core.instrumentation.events.span import SpanDropEvent  # type: ignore[attr-defined]  # re-exported
 from llama_index.core.instrumentation.events.synthesis import SynthesizeEndEvent
-from llama_index.core.instrumentation.span.base import BaseSpan
+from llama_index.core.instrumentation.span.base import BaseSpan  # type: ignore[attr-defined]  # re-exported
 from llama_index.core.instrumentation.span_handlers import BaseSpanHandler
 from pydantic import Field, PrivateAttr
 

@@ -203,7 +203,8 @@ def _answer_text(response: RESPONSE_TYPE) -> str:
     if isinstance(response, StreamingResponse):
         return _drain(response)
     if isinstance(response, AsyncStreamingResponse):
-        return asyncio_run(_acollect(response))
+        text: str = asyncio_run(_acollect(response))  # asyncio_run is untyped
+        return text
     if isinstance(response, PydanticResponse):
         return response.response.model_dump_json() if response.response is not None else ""
     return response.response or ""

@@ -16,9 +16,11 @@ from guardrail.kb import KnowledgeBaseError, OxigraphKB, SparqlEndpointKB, kb_co
 pytestmark = pytest.mark.slow
 EX = "http://kg-guardrail.example/ardwyn/"
 
-#: Known regression of verifier v4 (issue 26 note): a list of many linearised facts about one entity
-#: reads to it as unsupported (p 0.004 for a fact stated in the list; v3 0.81).
-_V4_FACT_LISTS = pytest.mark.xfail(strict=True, reason="verifier v4 misreads long lists of facts about one entity")
+#: Known failure of verifiers v4 and v5 (issue 26 note): this KB is written from context biz-001 of the
+#: claims data, a *train* context whose edits (Université Laval swapped into other facts) the verifier
+#: learnt; it now reads even the identical sentence "Odile Varnay studied at Université Laval." as
+#: unsupported (p 0.2). v5 (fact-list pairs) reads other fact lists better; swaps within a list only partly.
+_V4_FACT_LISTS = pytest.mark.xfail(strict=True, reason="verifier memorised biz-001's edits (a train context)")
 
 RIGHT = [
     "Odile Varnay was born in Trois-Rivières.",
