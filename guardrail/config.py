@@ -90,6 +90,22 @@ class GuardConfig(BaseModel):
         folder) or an http(s) SPARQL endpoint URL; ``None`` (default): none.
     kb_profile : {"rdfs", "wikidata"} or None
         The KB's vocabulary (default: ``wikidata`` for a wikidata.org URL, else ``rdfs``).
+    declined_passes : bool
+        Whether an answer that declines to answer ("I don't know.", "The context does not
+        say."; ``GuardResult.declined``) passes (default True: it states nothing false). With
+        False it is reported as not passed (score = threshold), e.g. to count unhelpful answers.
+    extractor : {"spacy", "llm"}
+        The triple extractor a :class:`~guardrail.Guard` built without ``extractor=`` uses:
+        spaCy (default, local, fast) or an LLM (:class:`~guardrail.extract.llm_extractor.LLMExtractor`,
+        KEA Explain's step) at ``llm_base_url``.
+    llm_base_url : str or None
+        OpenAI-compatible base URL for ``extractor="llm"`` (``None``: the
+        ``KG_GUARDRAIL_LLM_BASE_URL`` environment variable, else the guard refuses to build).
+    llm_model : str
+        Model name sent to that endpoint (default ``"local"``).
+    llm_timeout : float or None
+        Seconds one extraction call may take; ``None`` (default) sizes it to the reply the
+        call may produce (:func:`~guardrail.extract.llm_extractor.call_timeout`).
 
     Notes
     -----
@@ -118,6 +134,11 @@ class GuardConfig(BaseModel):
     max_claims: _Int = Field(default=100, ge=1)
     kb: str | None = None
     kb_profile: Literal["rdfs", "wikidata"] | None = None
+    declined_passes: Annotated[bool, Field(strict=True)] = True
+    extractor: Literal["spacy", "llm"] = "spacy"
+    llm_base_url: str | None = None
+    llm_model: str = "local"
+    llm_timeout: _Float | None = Field(default=None, gt=0.0)
 
     @model_validator(mode="after")
     def _check(self) -> GuardConfig:

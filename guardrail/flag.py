@@ -13,9 +13,9 @@ from typing import Any
 from guardrail.aggregate import combine_node_support
 from guardrail.config import GuardConfig
 from guardrail.detectors import AlignmentInput
-from guardrail.types import DetectorOutput, FlaggedNode, GuardResult, KnowledgeGraph, Node
+from guardrail.types import DetectorOutput, Explanation, FlaggedNode, GuardResult, KnowledgeGraph, Node
 
-__all__ = ["PREFETCH_CONTEXT_MAX", "prefetch_embeddings", "abstain", "flag_nodes", "with_source"]
+__all__ = ["PREFETCH_CONTEXT_MAX", "prefetch_embeddings", "abstain", "declined", "flag_nodes", "with_source"]
 
 
 def _ms(t0: float) -> float:
@@ -48,8 +48,22 @@ def prefetch_embeddings(item: AlignmentInput) -> None:
 
 
 def abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all: float) -> GuardResult:
+    """The result of an answer the guard could not judge (``abstained``, not passed, score 0.5)."""
     return GuardResult(passed=False, score=0.5, abstained=True, abstain_reason=reason,
                        timings=timings, total_ms=_ms(t_all), **base)
+
+
+#: The explanation of a declined answer.
+DECLINED_SUMMARY = "The answer declines to answer: it states no fact, so nothing is checked against the context."
+
+
+def declined(base: dict[str, Any], cfg: GuardConfig, timings: dict[str, float], t_all: float) -> GuardResult:
+    """The result of an answer that declines as a whole: ``declined``, no flagged node, passed
+    per ``cfg.declined_passes`` (score 0, or the threshold when a decline does not pass)."""
+    passes = cfg.declined_passes
+    return GuardResult(passed=passes, declined=True, score=0.0 if passes else cfg.threshold,
+                       explanation=Explanation(summary=DECLINED_SUMMARY), timings=timings,
+                       total_ms=_ms(t_all), **base)
 
 
 def _one_per_span(low: list[tuple[Node, Any]]) -> list[tuple[Node, Any]]:

@@ -33,9 +33,10 @@ from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
 from guardrail.extract.cache import CACHE_MAX_CHARS, PassageCache, check_fields, windows
 from guardrail.extract.given import ContextInput, split_context_input
-from guardrail.flag import abstain, with_source
+from guardrail.flag import abstain, declined, with_source
 from guardrail.log.records import FlaggedRecord, UnloggedRecords
 from guardrail.log.sinks import open_sinks
+from guardrail.text.declines import is_declined
 from guardrail.types import GuardResult, KnowledgeGraph
 from guardrail.validate import clean_text, size_reason, validate_input
 
@@ -58,7 +59,8 @@ class Guard:
         verifier, one threshold for every kind of input); a path to a JSON config, or a
         config object.
     extractor : Extractor or None
-        Triple extractor; default the spaCy extractor.
+        Triple extractor; default the config's ``extractor`` (spaCy, or an
+        :class:`~guardrail.extract.llm_extractor.LLMExtractor` at its ``llm_base_url``).
     detectors : sequence of Detector or None
         Overrides the detectors named by the config: the config is fitted to them
         (:func:`guardrail._guard_args.fit_config`: their names become its detectors, weights,
@@ -88,8 +90,8 @@ class Guard:
     Raises
     ------
     ConfigError
-        The config cannot be loaded, or gives a registered detector a parameter it does not
-        take or a value it rejects.
+        The config cannot be loaded, gives a registered detector a parameter it does not
+        take or a value it rejects, or sets ``extractor: "llm"`` without an endpoint.
     InvalidInputError
         An argument has the wrong type (``config=None``, ``log=123``, ``detectors`` that are
         not :class:`~guardrail.detectors.Detector` instances, a size that is not an int), ``log``
@@ -146,6 +148,10 @@ class Guard:
         self._detectors: dict[str, list[Detector]] = {}
         self._lock = threading.RLock()
         self._extractor = extractor
+        if extractor is None and self.config.extractor != "spacy":  # fail now, not at the first check
+            from guardrail.extract.llm_extractor import extractor_for
+
+            self._extractor = extractor_for(self.config)
         self._encoder = encoder
         self._explainer = explainer
         self._sinks = open_sinks(log)
@@ -158,11 +164,11 @@ class Guard:
     # ------------------------------------------------------------------ parts
     @property
     def extractor(self) -> Extractor:
-        """The triple extractor (spaCy by default, created on first use)."""
+        """The triple extractor (the config's ``extractor``: spaCy by default; created on first use)."""
         if self._extractor is None:
-            from guardrail.extract.spacy_extractor import SpacyExtractor
+            from guardrail.extract.llm_extractor import extractor_for
 
-            self._extractor = SpacyExtractor()
+            self._extractor = extractor_for(self.config)
         return self._extractor
 
     @property
@@ -320,6 +326,8 @@ class Guard:
         timings["validate"] = _ms(t0)
         base = {"answer": v.answer, "id": id, "question": v.question, "config": cfg.name,
                 "threshold": cfg.threshold}
+        if v.answer and is_declined(v.answer):  # states no fact: nothing to judge
+            return self._finish(declined(base, cfg, timings, t_all), v.contexts, log)
         if v.abstain_reason:
             return self._finish(abstain(base, v.abstain_reason, timings, t_all), v.contexts, log)
         t0 = time.perf_counter()
@@ -342,7 +350,7 @@ class Guard:
         return judge(self, item, cfg, base, timings, t_all)
 
     def _finish(self, result: GuardResult, contexts: Sequence[str], log: bool) -> GuardResult:
-        if log and not result.passed:
+        if log and (not result.passed or result.declined):  # a declined record keeps its event
             self.log_result(result, contexts)
         return result
 

@@ -355,6 +355,11 @@ class GuardResult(BaseModel):
         extracted, unsupported language); ``passed`` is then False.
     abstain_reason : str
         Why it abstained, ``""`` otherwise.
+    declined : bool
+        True when the answer declines to answer as a whole ("I don't know.", "The context
+        does not say."; :func:`guardrail.text.declines.is_declined`): it states no fact, so
+        nothing is flagged and it is not judged; ``passed`` is then
+        ``GuardConfig.declined_passes`` (True by default).
     answer : str
         The answer as checked (never dropped).
     id : str or None
@@ -387,6 +392,7 @@ class GuardResult(BaseModel):
     threshold: float = Field(ge=0.0, le=1.0)
     abstained: bool = False
     abstain_reason: str = ""
+    declined: bool = False
     answer: str = ""
     id: str | None = None
     question: str | None = None

@@ -6,6 +6,7 @@ Commands::
                  [--config default|FILE] [--metrics M.json] [--batch-size N]
                  [--kb FILE | --kb-endpoint URL [--kb-profile rdfs|wikidata]]
                  [--report REPORT.html] [--graphs] [--engine local|ray] [--num-cpus N]
+                 [--extractor spacy|llm --llm-base-url URL [--llm-model M] [--llm-timeout S]]
     kg-guardrail report RESULTS.jsonl --out REPORT.html [--input INPUT.jsonl]
     kg-guardrail calibrate INPUT.jsonl --out CONFIG.json [--base default|FILE]
     kg-guardrail log show FLAGGED [--limit N] [--details]
@@ -61,7 +62,8 @@ err_console = Console(stderr=True)
 DEMO_DATA = DEMO_SAMPLE
 
 
-def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
+def make_guard(config: str | None = None, log: LogSink | None = None, *, extractor: str | None = None,
+               llm_base_url: str | None = None, llm_model: str = "local", llm_timeout: float | None = None) -> Guard:
     """The guard the commands use (tests replace this factory).
 
     Parameters
@@ -70,8 +72,30 @@ def make_guard(config: str | None = None, log: LogSink | None = None) -> Guard:
         ``None`` or ``"default"`` for the shipped config, or a config JSON file.
     log : LogSink or None
         Flagged-answer sink.
+    extractor : {"spacy", "llm"} or None
+        Overrides the config's ``extractor`` (``None``: keep it); with ``"llm"`` the
+        ``llm_*`` settings override the config's too (``llm_base_url=None`` keeps the
+        config's URL or ``$KG_GUARDRAIL_LLM_BASE_URL``).
+    llm_base_url, llm_model, llm_timeout
+        The extraction endpoint, model name and per-call timeout (``None``: sized to the reply).
+
+    Raises
+    ------
+    ConfigError
+        The config cannot be loaded, or ``extractor="llm"`` has no endpoint.
     """
-    return Guard("default" if config is None else config, log=log)
+    name = "default" if config is None else config
+    if extractor is None:
+        return Guard(name, log=log)
+    from guardrail.config import load_config
+
+    cfg = load_config(name)
+    update: dict[str, Any] = {"extractor": extractor}
+    if extractor == "llm":
+        update.update(llm_model=llm_model, llm_timeout=llm_timeout)
+        if llm_base_url is not None:
+            update["llm_base_url"] = llm_base_url
+    return Guard(load_config({**cfg.model_dump(), **update}), log=log)
 
 
 def run_guard(
@@ -117,9 +141,9 @@ def _open_log(path: Path | None) -> LogSink | None:
         raise typer.BadParameter(str(exc), param_hint="--log") from exc
 
 
-def _guard_or_exit(config: str | None, sink: LogSink | None) -> Guard:
+def _guard_or_exit(config: str | None, sink: LogSink | None, extraction: dict[str, Any] | None = None) -> Guard:
     try:
-        return make_guard(config, sink)
+        return make_guard(config, sink, **extraction) if extraction else make_guard(config, sink)
     except GuardrailError as exc:
         err_console.print(f"[red]error:[/red] {markup(exc)}", highlight=False)
         raise typer.Exit(2) from exc
@@ -144,22 +168,30 @@ def check(
     num_cpus: Annotated[int | None, typer.Option(min=1, help="Ray workers (default: all CPUs).")] = None,
     ray_address: Annotated[str | None, typer.Option(help="Existing Ray cluster: auto, ray://host:10001.")] = None,
     policy: Annotated[str, typer.Option(help="annotate (write verdicts) or refine (re-prompt the LLM).")] = "annotate",
-    llm_base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for --policy refine.")] = None,
+    llm_base_url: Annotated[str | None, typer.Option(
+        help="OpenAI-compatible endpoint for --policy refine and --extractor llm.")] = None,
     llm_model: Annotated[str, typer.Option(help="Model name sent to the endpoint.")] = "local",
     kb: KBFileOpt = None, kb_endpoint: KBEndpointOpt = None, kb_profile: KBProfileOpt = None,
+    extractor: Annotated[str | None, typer.Option(
+        help="Triple extractor: spacy or llm (KEA Explain's step, at --llm-base-url); default: the config's.")] = None,
+    llm_timeout: Annotated[float | None, typer.Option(
+        min=1.0, help="Seconds per LLM extraction call (default: sized to the reply).")] = None,
 ) -> None:
     """Check every answer of INPUT against its context; write compact results to --out.
 
     With ``--policy refine --llm-base-url URL`` each flagged answer is re-prompted until it
-    passes (KG-Guard refinement); each line gets the final answer and the round history."""
+    passes (KG-Guard refinement); each line gets the final answer and the round history.
+    With ``--extractor llm --llm-base-url URL`` the triples come from that LLM (one call per
+    passage, cached; a failed call falls back to spaCy with a warning)."""
     from guardrail.cli.scale import RayCounter, ray_stream
 
     _require_extras(engine, report)
     _output_paths(out=out, metrics=metrics, report=report, log=log)
     kb_arg = kb_argument(kb, kb_endpoint, kb_profile)
+    extraction = _extraction_options(extractor, engine, llm_base_url, llm_model, llm_timeout)
     lines = read_items(input, context_optional=kb_arg is not None)
     sink = _open_log(log)
-    guard = with_kb(_guard_or_exit(config, sink), kb_arg, kb_profile, engine, err_console)
+    guard = with_kb(_guard_or_exit(config, sink, extraction), kb_arg, kb_profile, engine, err_console)
     if policy != "annotate":
         try:
             n_bad = _check_refine(guard, lines, input, out, policy, llm_base_url, llm_model)
@@ -186,9 +218,10 @@ def check(
             sink.close()
     n_bad = _report_errors(rows, input)
     results, labels = _labelled(rows)
-    flagged = sum(1 for _, r in rows if "error" not in r and not r["passed"])
-    err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_bad} malformed -> {markup(out)}",
-                      highlight=False)
+    flagged = sum(1 for _, r in rows if "error" not in r and not r["passed"] and not r.get("declined"))
+    n_declined = sum(1 for _, r in rows if "error" not in r and r.get("declined"))
+    err_console.print(f"{len(rows)} line(s): {flagged} flagged or abstained, {n_declined} declined, {n_bad} malformed "
+                      f"-> {markup(out)}", highlight=False)
     _print_metrics(results, labels, metrics, input.name)
     _print_unlogged(guard, log)
     if workers.unlogged:
@@ -201,6 +234,18 @@ def check(
 
 
 _GRAPHS = ("claim_graph", "context_graph")
+
+
+def _extraction_options(extractor: str | None, engine: str, base_url: str | None, model: str,
+                        timeout: float | None) -> dict[str, Any] | None:
+    """``make_guard``'s extractor settings from ``check``'s options (``None``: the config's own)."""
+    if extractor is None:
+        return None
+    if extractor not in ("spacy", "llm"):
+        raise typer.BadParameter(f"expected spacy or llm, got {extractor!r}", param_hint="--extractor")
+    if extractor == "llm" and engine != "local":
+        raise typer.BadParameter("--extractor llm runs with --engine local", param_hint="--extractor")
+    return {"extractor": extractor, "llm_base_url": base_url, "llm_model": model, "llm_timeout": timeout}
 
 
 def _print_metrics(results: list[dict[str, Any]], labels: list[int], metrics: Path | None, name: str) -> None:

@@ -111,9 +111,11 @@ def compare_table(before: Mapping[str, Any], after: Mapping[str, Any], title: st
 
 
 def verdict_text(row: Mapping[str, Any]) -> Text:
-    """``PASS`` (green), ``FLAG`` (red) or ``ABSTAIN`` (yellow), with the score."""
+    """``PASS`` (green), ``FLAG`` (red), ``ABSTAIN`` (yellow) or ``DECLINED`` (blue), with the score."""
     if row.get("abstained"):
         return Text("ABSTAIN", style="bold yellow")
+    if row.get("declined"):
+        return Text("DECLINED", style="bold blue")
     if row.get("passed"):
         return Text(f"PASS {row.get('score', 0.0):.2f}", style="bold green")
     return Text(f"FLAG {row.get('score', 0.0):.2f}", style="bold red")
@@ -197,7 +199,7 @@ def log_table(records: Sequence[FlaggedRecord], *, details: bool = False, width:
     for col, share in (("flagged", 1), ("delivered", 3)):  # the delivered answer is the longer text
         table.add_column(col, no_wrap=True, overflow="ellipsis", ratio=share, min_width=8)
     for r in records:
-        what = f"abstained: {r.abstain_reason}" if r.abstained else (
+        what = f"abstained: {r.abstain_reason}" if r.abstained else "(declined)" if r.declined else (
             ", ".join(n.text for n in r.flagged_nodes) or "-")
         when = r.time[:16].replace("T", " ")
         delivered = "-" if r.delivered_answer is None else " ".join(r.delivered_answer.split()) or '""'
@@ -213,7 +215,7 @@ def _log_details(records: Sequence[FlaggedRecord]) -> Table:
     for col in ("time", "id", "event", "score", "answer", "flagged nodes", "explanation"):
         table.add_column(col, overflow="fold")
     for r in records:
-        expl = r.abstain_reason if r.abstained else "\n".join(
+        expl = r.abstain_reason if r.abstained else r.explanation.summary if r.declined else "\n".join(
             p for p in (r.explanation.summary, *r.explanation.sentences[:3]) if p)
         table.add_row(cell(r.time), cell(r.id or "-"),
                       cell(r.event if r.round is None else f"{r.event} #{r.round}"), f"{r.score:.3f}",
@@ -236,16 +238,20 @@ def _histogram(scores: Sequence[float], bins: int = 10, width: int = 40) -> Tabl
 
 
 def log_stats(records: Sequence[FlaggedRecord], top: int = 10) -> Group:
-    """Counts by event, score mean and histogram, and the most frequent flagged nodes."""
+    """Counts by event, score mean and histogram, and the most frequent flagged nodes.
+
+    Declined answers (``event == "declined"``) are counted by event only: they are left out of
+    the scores and the flagged nodes, since they are not flagged answers."""
     events = Counter(r.event for r in records)
     summary = Table(title=f"{len(records)} log record(s)")
     summary.add_column("event")
     summary.add_column("count", justify="right")
     for event, count in events.most_common():
         summary.add_row(cell(event), str(count))
-    scores = [r.score for r in records]
+    judged = [r for r in records if not r.declined and r.event != "declined"]
+    scores = [r.score for r in judged]
     summary.add_row("mean score", f"{mean(scores):.3f}" if scores else "-")
-    nodes = Counter(n.text.strip().lower() for r in records for n in r.flagged_nodes)
+    nodes = Counter(n.text.strip().lower() for r in judged for n in r.flagged_nodes)
     node_table = Table(title=f"top {top} flagged nodes")
     node_table.add_column("node")
     node_table.add_column("count", justify="right")

@@ -6,19 +6,28 @@ the server supports it), then locates every subject and object in the text to gi
 node a character span; a triple whose end points cannot be found is dropped (a node
 without a span cannot be flagged). Small models drop dates, numbers and quantities, so
 each one the regexes of :data:`LITERAL` find that no node covers becomes its own node,
-linked to the first node of its sentence (relation ``"date"`` or ``"value"``). The LLM's
-reply is cached per text (LRU). When the endpoint fails, the extractor falls back to
-spaCy (``fallback="spacy"``, default, logged at WARNING) or raises
-:class:`~guardrail.errors.ExtractionError` (``fallback="raise"``).
+linked to the first node of its sentence (relation ``"date"`` or ``"value"``).
+
+One call per text: a whole passage is one request (not one per sentence), and its reply
+is cached per text (LRU; the guard also caches passage graphs). Each call's reply cap is
+sized to the text (:func:`reply_tokens`) and its timeout to that cap
+(:func:`call_timeout`), so a long passage gets the time it needs and a short answer does
+not wait for ever. When the endpoint fails, the extractor falls back to spaCy
+(``fallback="spacy"``, default; a WARNING names the endpoint, the error and the
+timeout) or raises :class:`~guardrail.errors.ExtractionError` (``fallback="raise"``);
+after ``max_failures`` failures in a row it stops asking and uses spaCy (one more
+WARNING says so). :func:`extractor_for` builds the extractor a
+:class:`~guardrail.config.GuardConfig` names (``extractor: "llm"``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from collections import OrderedDict
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from guardrail.errors import ExtractionError, InvalidInputError
 from guardrail.extract.base import Extractor
@@ -26,7 +35,19 @@ from guardrail.extract.normalize import normalize_label
 from guardrail.text.sentences import split_sentences
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
 
-__all__ = ["LLMExtractor", "TRIPLE_SCHEMA", "LITERAL", "locate"]
+if TYPE_CHECKING:  # pragma: no cover
+    from guardrail.config import GuardConfig
+
+__all__ = ["LLMExtractor", "TRIPLE_SCHEMA", "LITERAL", "locate", "reply_tokens", "call_timeout", "extractor_for",
+           "TOKENS_PER_SECOND", "PROMPT_TOKENS_PER_SECOND"]
+
+#: Reply tokens per second assumed when a call's timeout is sized (the local 1.5B model
+#: wrote 4.3 a second on 2 busy CPU cores; a GPU server is far faster, so the timeouts are
+#: generous there).
+TOKENS_PER_SECOND = 3.0
+#: Prompt tokens read per second assumed when a call's timeout is sized (9 a second measured
+#: on the same busy cores).
+PROMPT_TOKENS_PER_SECOND = 8.0
 
 _log = logging.getLogger(__name__)
 
@@ -83,6 +104,49 @@ def locate(text: str, phrase: str) -> tuple[int, int] | None:
     return None
 
 
+def reply_tokens(text: str, cap: int) -> int:
+    """The reply cap for extracting ``text``: about 4 tokens per word of JSON triples (a
+    triple is about 25 tokens, a 20-word sentence holds 2 or 3), at least 96, at most ``cap``."""
+    return max(1, min(cap, max(96, 4 * len(text.split()))))
+
+
+def call_timeout(text: str, max_tokens: int, tokens_per_second: float = TOKENS_PER_SECOND) -> float:
+    """Seconds one extraction call may take: reading the prompt (the instructions, about
+    120 tokens, and 1.4 tokens per word of ``text``, at :data:`PROMPT_TOKENS_PER_SECOND`),
+    writing ``max_tokens`` at ``tokens_per_second``, and 30 s of slack.
+
+    Examples
+    --------
+    >>> round(call_timeout("word " * 100, 384))
+    190
+    """
+    prompt = 120 + 1.4 * len(text.split())
+    return 30.0 + prompt / PROMPT_TOKENS_PER_SECOND + max_tokens / tokens_per_second
+
+
+def extractor_for(config: GuardConfig) -> Any:
+    """The extractor ``config`` names: spaCy, or an :class:`LLMExtractor` for ``extractor="llm"``.
+
+    Raises
+    ------
+    ConfigError
+        ``extractor="llm"`` without ``llm_base_url`` and without the
+        ``KG_GUARDRAIL_LLM_BASE_URL`` environment variable.
+    """
+    if config.extractor == "spacy":
+        from guardrail.extract.spacy_extractor import SpacyExtractor
+
+        return SpacyExtractor()
+    from guardrail.errors import ConfigError
+    from guardrail.llm.local import ENDPOINT_ENV
+
+    url = config.llm_base_url or os.environ.get(ENDPOINT_ENV)
+    if not url:
+        raise ConfigError(f"config {config.name!r} sets extractor 'llm' but no llm_base_url (nor ${ENDPOINT_ENV}); "
+                          "start one with `kg-guardrail llm serve` and pass its URL")
+    return LLMExtractor(base_url=url, model=config.llm_model, timeout=config.llm_timeout)
+
+
 class _Builder:
     """Nodes (one per distinct span) and triples of one text."""
 
@@ -132,7 +196,18 @@ class LLMExtractor(Extractor):
     cache_size : int
         Texts whose LLM reply is kept (LRU; 0 disables the cache).
     max_tokens : int
-        Reply cap per text.
+        Largest reply cap per text (each call's cap is :func:`reply_tokens` of its text).
+    timeout : float or None
+        Seconds per call; ``None`` (default) sizes each call's timeout to its reply cap
+        (:func:`call_timeout`). Used for a client built here and passed with every call.
+    max_failures : int
+        Failed calls in a row after which the endpoint is no longer asked and spaCy
+        extracts every text (``fallback="spacy"`` only; default 3).
+
+    Attributes
+    ----------
+    fallbacks : int
+        Texts extracted with spaCy because the endpoint failed.
 
     Examples
     --------
@@ -144,21 +219,30 @@ class LLMExtractor(Extractor):
 
     def __init__(
         self, client: Any = None, *, base_url: str | None = None, model: str = "local",
-        fallback: Literal["spacy", "raise"] = "spacy", cache_size: int = 1024, max_tokens: int = 384,
+        fallback: Literal["spacy", "raise"] = "spacy", cache_size: int = 1024, max_tokens: int = 1024,
+        timeout: float | None = None, max_failures: int = 3,
     ) -> None:
+        if fallback not in ("spacy", "raise"):
+            raise InvalidInputError(f"fallback must be 'spacy' or 'raise', got {fallback!r}")
+        if timeout is not None and not timeout > 0:
+            raise InvalidInputError(f"timeout must be > 0 seconds or None, got {timeout!r}")
         if client is None:
             if base_url is None:
                 raise InvalidInputError("LLMExtractor needs client= or base_url=")
             from guardrail.llm.client import LLMClient
 
-            client = LLMClient(base_url, model, max_tokens=max_tokens)
-        if fallback not in ("spacy", "raise"):
-            raise InvalidInputError(f"fallback must be 'spacy' or 'raise', got {fallback!r}")
+            # one attempt: a timed-out extraction retried would be as slow; a failure falls back
+            client = LLMClient(base_url, model, max_tokens=max_tokens, retries=1,
+                               timeout=timeout or call_timeout("", max_tokens))
         self.client = client
         self.fallback = fallback
         self.cache_size = cache_size
         self.max_tokens = max_tokens
+        self.timeout = timeout
+        self.max_failures = max(1, max_failures)
         self.fallbacks = 0
+        self._failures = 0
+        self._spacy: Extractor | None = None
         self._cache: OrderedDict[str, list[tuple[str, str, str]]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -170,8 +254,9 @@ class LLMExtractor(Extractor):
             if text in self._cache:
                 self._cache.move_to_end(text)
                 return self._cache[text]
-        reply = self.client.chat_json([("user", _PROMPT.format(text=text))], TRIPLE_SCHEMA,
-                                      max_tokens=self.max_tokens, name="triples")
+        cap = reply_tokens(text, self.max_tokens)
+        reply = self.client.chat_json([("user", _PROMPT.format(text=text))], TRIPLE_SCHEMA, max_tokens=cap,
+                                      name="triples", timeout=self.timeout or call_timeout(text, cap))
         items = reply.get("triples", []) if isinstance(reply, dict) else []
         raw = [(str(t.get("subject", "")), " ".join(str(t.get("relation", "")).lower().split()),
                 str(t.get("object", ""))) for t in items if isinstance(t, dict)]
@@ -181,6 +266,14 @@ class LLMExtractor(Extractor):
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         return raw
+
+    def _spacy_graph(self, text: str, source: int) -> KnowledgeGraph:
+        if self._spacy is None:
+            from guardrail.extract.spacy_extractor import SpacyExtractor
+
+            self._spacy = SpacyExtractor()
+        self.fallbacks += 1
+        return self._spacy.extract(text, source=source)
 
     def extract(self, text: str, *, source: int = -1) -> KnowledgeGraph:
         """Extract the graph of ``text`` (see the module docstring).
@@ -192,16 +285,23 @@ class LLMExtractor(Extractor):
         """
         from guardrail.llm.errors import LLMError
 
+        if self.fallback == "spacy" and self._failures >= self.max_failures:
+            return self._spacy_graph(text, source)
         try:
             raw = self._raw(text)
         except LLMError as exc:
             if self.fallback == "raise":
                 raise ExtractionError(f"LLM triple extraction failed: {exc}") from exc
-            self.fallbacks += 1
-            _log.warning("LLM triple extraction failed (%s); using spaCy for this text", exc)
-            from guardrail.extract.spacy_extractor import SpacyExtractor
-
-            return SpacyExtractor().extract(text, source=source)
+            self._failures += 1
+            where = getattr(self.client, "base_url", "the endpoint")
+            _log.warning("LLM triple extraction at %s failed (%s); falling back to spaCy for this text "
+                         "(%d character(s)); a slow model may need a longer timeout (llm_timeout, --llm-timeout)",
+                         where, exc, len(text))
+            if self._failures >= self.max_failures:
+                _log.warning("LLM triple extraction failed %d times in a row: using spaCy for every further "
+                             "text of this extractor", self._failures)
+            return self._spacy_graph(text, source)
+        self._failures = 0
         return self._build(text, source, raw)
 
     def _build(self, text: str, source: int, raw: list[tuple[str, str, str]]) -> KnowledgeGraph:

@@ -180,11 +180,11 @@ class LLMClient:
         return min(self.timeout, left)
 
     def chat(self, messages: Sequence[Message], *, max_tokens: int | None = None,
-             deadline: float | None = None) -> str:
+             deadline: float | None = None, timeout: float | None = None) -> str:
         """The reply text to ``messages`` (``(role, content)`` pairs).
 
         ``deadline`` (a ``time.monotonic()`` value) caps each request's timeout and stops
-        the retries before it.
+        the retries before it; ``timeout`` replaces :attr:`timeout` for this call's requests.
 
         Raises
         ------
@@ -192,8 +192,9 @@ class LLMClient:
             Transient failures outlasted the retries (``transient=True``), or the
             endpoint refused the request (bad key, bad request: ``transient=False``).
         """
+        extra: dict[str, Any] = {} if timeout is None else {"timeout": float(timeout)}
         try:
-            return self._retrying(messages, max_tokens, deadline)
+            return self._retrying(messages, max_tokens, deadline, **extra)
         except LLMError:
             raise
         except Exception as exc:  # an openai.APIStatusError that is not transient
@@ -223,9 +224,11 @@ class LLMClient:
 
     def chat_json(
         self, messages: Sequence[Message], schema: dict[str, Any], *, max_tokens: int | None = None,
-        name: str = "reply",
+        name: str = "reply", timeout: float | None = None,
     ) -> Any:
         """A JSON reply, constrained by ``schema`` where the server supports it.
+
+        ``timeout`` replaces :attr:`timeout` for this call's requests (e.g. sized to the reply).
 
         The first refusal of ``response_format`` (HTTP 400/422 naming it, or 501) is
         remembered in :attr:`json_schema_supported` and later calls go straight to the
@@ -239,7 +242,8 @@ class LLMClient:
         if self.json_schema_supported is not False:
             fmt = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
             try:
-                text = self._retrying(messages, max_tokens, response_format=fmt)
+                extra: dict[str, Any] = {} if timeout is None else {"timeout": float(timeout)}
+                text = self._retrying(messages, max_tokens, response_format=fmt, **extra)
                 self.json_schema_supported = True
                 return parse_json_reply(text)
             except LLMError:
@@ -250,4 +254,4 @@ class LLMClient:
                 self.json_schema_supported = False
         hint = ("Reply with JSON only, matching this JSON schema:\n" + json.dumps(schema))
         msgs = [*messages[:-1], (messages[-1][0], messages[-1][1] + "\n\n" + hint)] if messages else []
-        return parse_json_reply(self.chat(msgs, max_tokens=max_tokens))
+        return parse_json_reply(self.chat(msgs, max_tokens=max_tokens, timeout=timeout))

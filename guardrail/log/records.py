@@ -39,8 +39,8 @@ __all__ = [
 _log = logging.getLogger("guardrail.log.sinks")
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
-Event = Literal["flagged", "abstained", "refinement_round"]
-_EVENTS = ("flagged", "abstained", "refinement_round")
+Event = Literal["flagged", "abstained", "declined", "refinement_round"]
+_EVENTS = ("flagged", "abstained", "declined", "refinement_round")
 
 
 def _utc_now() -> str:
@@ -103,8 +103,9 @@ class FlaggedRecord(BaseModel):
         UTC time of the record, ISO 8601 with milliseconds.
     id : str or None
         The caller's id of the answer.
-    event : {"flagged", "abstained", "refinement_round"}
-        Why the record was written.
+    event : {"flagged", "abstained", "declined", "refinement_round"}
+        Why the record was written (``declined``: the answer declines to answer, see
+        ``GuardResult.declined``; it is not a flagged answer).
     round : int or None
         Refinement round (``event == "refinement_round"``), else ``None``.
     question : str or None
@@ -119,6 +120,8 @@ class FlaggedRecord(BaseModel):
         The verdict.
     abstain_reason : str
         Why the guard abstained, ``""`` otherwise.
+    declined : bool
+        The answer declines to answer (``GuardResult.declined``).
     detector_scores : dict of str to float
         Per-detector scores.
     flagged_nodes : tuple of LoggedNode
@@ -148,6 +151,7 @@ class FlaggedRecord(BaseModel):
     passed: bool
     abstained: bool = False
     abstain_reason: str = ""
+    declined: bool = False
     detector_scores: dict[str, float] = Field(default_factory=dict)
     flagged_nodes: tuple[LoggedNode, ...] = ()
     explanation: LoggedExplanation = Field(default_factory=LoggedExplanation)
@@ -168,8 +172,9 @@ class FlaggedRecord(BaseModel):
             The verdict to log.
         contexts : str or sequence of str
             The passages checked against (only their hash is stored).
-        event : {"flagged", "abstained", "refinement_round"}
-            ``"flagged"`` becomes ``"abstained"`` when ``result.abstained``.
+        event : {"flagged", "abstained", "declined", "refinement_round"}
+            ``"flagged"`` becomes ``"abstained"`` when ``result.abstained`` and ``"declined"``
+            when ``result.declined``.
         round : int or None
             Refinement round number.
         action, delivered_answer : str or None
@@ -179,6 +184,8 @@ class FlaggedRecord(BaseModel):
             raise InvalidInputError(f"unknown log event {event!r}; known: {list(_EVENTS)}")
         if event == "flagged" and result.abstained:
             event = "abstained"
+        elif event == "flagged" and result.declined:
+            event = "declined"
         nodes = tuple(
             LoggedNode(text=n.text, span=n.span, support=n.support, evidence=n.evidence,
                        reason=n.reason, kb_fact=n.kb_fact)
@@ -188,7 +195,7 @@ class FlaggedRecord(BaseModel):
             id=result.id, event=cast(Event, event), round=round, question=result.question,
             answer=result.answer, context_hash=context_hash(contexts), score=result.score,
             threshold=result.threshold, passed=result.passed, abstained=result.abstained,
-            abstain_reason=result.abstain_reason, detector_scores=dict(result.detector_scores),
+            abstain_reason=result.abstain_reason, declined=result.declined, detector_scores=dict(result.detector_scores),
             flagged_nodes=nodes,
             explanation=LoggedExplanation(summary=result.explanation.summary,
                                           sentences=result.explanation.sentences),

@@ -32,7 +32,7 @@ def write_outcome(
 
 
 class OutcomeLog:
-    """Context manager: on exit, log a flagged first verdict with what the policy did.
+    """Context manager: on exit, log a flagged (or declined) first verdict with what the policy did.
 
     Set :attr:`outcome` inside the block; an exception leaves ``action="raised"``
     (:class:`HallucinationError`) or ``"error"`` and no delivered answer.
@@ -47,7 +47,7 @@ class OutcomeLog:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        if self.result.passed:
+        if self.result.passed and not self.result.declined:
             return
         from guardrail.policy.refine import _texts
 

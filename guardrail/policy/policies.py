@@ -73,13 +73,16 @@ class PolicyOutcome:
         The verdict on the final answer (with ``history`` after refinement).
     action : {"passed", "annotated", "filtered", "refused", "refined", "declined", "custom"}
         ``passed``: nothing to do; ``refused``: filter left nothing supported;
-        ``declined``: the answer declines as a whole and was left as it is (refine).
+        ``declined``: the answer declines as a whole (``GuardResult.declined``) and was
+        left as it is, whatever the policy.
     original_answer : str
         The answer before the policy (never lost).
     stop_reason : str
         Why a refinement loop ended: ``passed``, ``repeated`` (an answer came back
         unchanged), ``worse`` / ``no_progress`` (a round did not improve on the best),
-        ``time_budget``, ``max_iterations``, ``declined``; ``""`` without refinement.
+        ``time_budget``, ``max_iterations``, ``declined``, ``unsupported`` (a round's
+        replacement was not stated by the evidence its feedback quoted, see
+        :mod:`guardrail.policy.acceptance`); ``""`` without refinement.
     rejected_rounds : tuple of int
         Refinement rounds rejected as worse than the best round.
     """
@@ -182,6 +185,7 @@ def apply_policy(
     Returns
     -------
     PolicyOutcome
+        ``action="declined"`` for a declined answer (``result.declined``), whatever the policy.
 
     Raises
     ------
@@ -191,6 +195,8 @@ def apply_policy(
         ``refine`` given here.
     """
     spec = parse_policy(policy)
+    if result.declined:  # states no fact: never filtered, raised on or rewritten
+        return PolicyOutcome(answer, result, "declined", answer)
     if result.passed:
         return PolicyOutcome(answer, result, "passed", answer)
     if spec.kind is Policy.ANNOTATE:

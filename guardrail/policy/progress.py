@@ -8,8 +8,13 @@ A round is compared with the best round so far (the original answer to begin wit
 * otherwise **no progress**: the same number of flagged nodes (the same error, or
   another one in its place).
 
-The loop stops at the first round that is not better, and at once when an answer
-repeats an earlier one (see :class:`~guardrail.policy.refine.Refiner`).
+A round that would be better is still rejected as **unsupported** when one of its
+corrections is not stated by the evidence sentence its feedback quoted
+(:func:`~guardrail.policy.acceptance.check_corrections`): the loop then goes on from the
+best round, telling the LLM what was rejected. It stops at the first round that is worse
+or no progress, and at once when an answer repeats an earlier one (see
+:class:`~guardrail.policy.refine.Refiner`). :func:`is_declined` is
+:func:`guardrail.text.declines.is_declined`.
 """
 
 from __future__ import annotations
@@ -18,20 +23,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from guardrail.policy.acceptance import Acceptance
 from guardrail.policy.policies import PolicyOutcome
+from guardrail.text.declines import is_declined
 from guardrail.text.sentences import split_sentences
 from guardrail.types import GuardResult, RefinementRound
 
 __all__ = ["LoopState", "make_round", "Verdict", "compare_rounds", "supported_phrases", "lost_phrases", "is_declined", "same_answer"]
 
-Verdict = Literal["better", "worse", "no_progress"]
+Verdict = Literal["better", "worse", "no_progress", "unsupported"]
 
 _WORD = re.compile(r"\w+")
-_DECLINE = frozenset("know knows sure unsure sorry answer idea information info tell say help certain "
-                     "uncertain unknown unclear afraid unable context provided mention mentioned".split())
-_FILLER = frozenset("i i'm im am do does did don doesn didn not no cannot can t s m the a an this that "
-                    "it is was be to in of any enough there about which what who given find found "
-                    "able have has".split())
 
 
 def _norm(text: str) -> str:
@@ -74,16 +76,6 @@ def compare_rounds(best: GuardResult, new: GuardResult) -> tuple[Verdict, list[s
     return "no_progress", lost
 
 
-def is_declined(answer: str) -> bool:
-    """True when the whole answer declines to answer ("I don't know.", "The context does not say.").
-
-    Every word is a declining word or a filler word, and at least one is declining.
-    """
-    words = _WORD.findall(answer.lower())
-    return bool(words) and any(w in _DECLINE for w in words) and all(
-        w in _DECLINE or w in _FILLER for w in words)
-
-
 def make_round(i: int, answer: str, result: GuardResult, feedback: str) -> RefinementRound:
     """The history entry of round ``i``."""
     return RefinementRound(round=i, answer=answer, score=result.score, passed=result.passed,
@@ -92,7 +84,10 @@ def make_round(i: int, answer: str, result: GuardResult, feedback: str) -> Refin
 
 @dataclass
 class LoopState:
-    """The refinement loop's memory: the best round so far, every round, why it stopped."""
+    """The refinement loop's memory: the best round so far, every round, why it stopped.
+
+    ``problems`` holds why the last round's corrections were rejected (``unsupported``);
+    empty when the last round was not."""
 
     original: str
     best: GuardResult
@@ -101,22 +96,32 @@ class LoopState:
     stop: str = ""
     rejected: list[int] = field(default_factory=list)
     best_answer: str = ""
+    problems: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self.best_answer = self.best_answer or self.original
 
-    def step(self, i: int, answer: str, result: GuardResult) -> None:
-        """Record round ``i``; accept it as the best, or set :attr:`stop`."""
+    def step(self, i: int, answer: str, result: GuardResult, acceptance: Acceptance | None = None) -> Verdict:
+        """Record round ``i``; accept it as the best, or set :attr:`stop`; returns its verdict.
+
+        A better round whose ``acceptance`` is not accepted is rejected as ``unsupported``:
+        the loop goes on from the best round (:attr:`problems` says why), unless the answer
+        repeats an earlier one.
+        """
         repeated = any(same_answer(answer, h.answer) for h in self.history)
         verdict, _ = compare_rounds(self.best, result)
+        if verdict == "better" and acceptance is not None and not acceptance.accepted:
+            verdict = "unsupported"
         self.history.append(make_round(i, answer, result, ""))
+        self.problems = acceptance.problems if acceptance is not None and verdict == "unsupported" else ()
         if verdict == "better" and not repeated:
             self.best, self.best_answer = result, answer
             self.stop = "passed" if result.passed else ""
-            return
-        if verdict == "worse":
+            return verdict
+        if verdict in ("worse", "unsupported"):
             self.rejected.append(i)
-        self.stop = "repeated" if repeated else verdict
+        self.stop = "repeated" if repeated else "" if verdict == "unsupported" else verdict
+        return verdict
 
     def finish(self, action: str) -> PolicyOutcome:
         """The outcome with the best answer and the full history."""

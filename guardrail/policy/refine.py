@@ -19,11 +19,10 @@ from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from tenacity import AsyncRetrying, RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
-from tenacity.stop import stop_base
-
-from guardrail.errors import ConfigError, RefinementError
+from guardrail.errors import ConfigError
 from guardrail.extract.given import ContextInput, split_context_input
+from guardrail.policy.acceptance import check_corrections
+from guardrail.policy.feedback import build_feedback, feedback_items
 from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
     DEFAULT_REFUSAL,
@@ -37,8 +36,8 @@ from guardrail.policy.policies import (
 from guardrail.policy.progress import LoopState as _LoopState
 from guardrail.policy.progress import is_declined
 from guardrail.policy.progress import make_round as _round
-from guardrail.policy.prompts import build_feedback, refinement_messages
-from guardrail.policy.retry import failed, retry_worthy, stop_before_deadline
+from guardrail.policy.prompts import refinement_messages
+from guardrail.policy.retry import acall_reprompt, call_reprompt
 from guardrail.types import GuardResult
 
 __all__ = [
@@ -114,14 +113,21 @@ _Step = tuple[str, Any]
 class Refiner(BaseRefiner):
     """The KG-Guard refinement loop, made to converge.
 
-    Each round re-prompts the LLM with the flagged claims, their wrong words and the
-    evidence sentence (:func:`build_feedback`) and checks the new answer. The loop stops
-    when an answer passes; when the new answer repeats an earlier one; when a round is
-    not better than the best so far (:func:`~guardrail.policy.progress.compare_rounds`:
-    a worse round, one that lost a supported claim or has more flagged nodes, is
-    rejected, and the next prompt never builds on it); when ``time_budget`` seconds
-    have passed; or at ``max_iterations``. An answer that declines as a whole ("I don't
-    know.") is never refined: it is returned as it is, with ``action="declined"``.
+    Each round re-prompts the LLM with the flagged claims, their wrong words, the
+    evidence sentence and the fix that fits the error (:func:`build_feedback`: the value
+    the evidence states, delete an added detail, or who did what), then checks the whole
+    new answer with the same guard. A round is accepted only when it is better than the
+    best so far *and* every correction inside a flagged claim is stated by the evidence
+    sentence its feedback quoted (:func:`~guardrail.policy.acceptance.check_corrections`):
+    a replacement the context states elsewhere (another year, another person) is rejected
+    as ``unsupported`` even when the guard passes it, and the loop goes on from the best
+    round, told why. The loop stops when an accepted answer passes; when the new answer
+    repeats an earlier one; when a round is worse or no progress
+    (:func:`~guardrail.policy.progress.compare_rounds`: a worse round, one that lost a
+    supported claim or has more flagged nodes, is rejected, and the next prompt never
+    builds on it); when ``time_budget`` seconds have passed; or at ``max_iterations``.
+    An answer that declines as a whole ("I don't know."; ``GuardResult.declined``) is
+    never refined: it is returned as it is, with ``action="declined"``.
 
     Parameters
     ----------
@@ -179,13 +185,16 @@ class Refiner(BaseRefiner):
         result: GuardResult = first if first is not None else (yield ("check", answer))
         texts = _texts(contexts)  # what the LLM sees and the log hashes, derived once
         state = _LoopState(answer, result, [_round(0, answer, result, "")], time.monotonic())
-        if result.passed or is_declined(answer):
-            return state.finish("passed" if result.passed else "declined")
+        if result.declined or is_declined(answer):
+            return state.finish("declined")
+        if result.passed:
+            return state.finish("passed")
         while state.stop == "":
             state.stop = self._stop_before(state)
             if state.stop:
                 break
-            feedback = build_feedback(state.best, texts)
+            items = feedback_items(state.best, texts)
+            feedback = build_feedback(state.best, texts, rejected=state.problems)
             state.history[-1] = state.history[-1].model_copy(update={"feedback": feedback})
             i = len(state.history)
             new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback, i,
@@ -193,11 +202,13 @@ class Refiner(BaseRefiner):
             if new is None:  # the LLM failed once the budget was spent
                 state.stop = "time_budget"
                 break
-            res = yield ("check", new)
+            res = yield ("check", new)  # the whole answer, with the same guard
             self.guard.log_result(res, texts, event="refinement_round", round=i)
-            state.step(i, new, res)
+            state.step(i, new, res, check_corrections(items, state.best_answer, new))
         if state.best.passed:
             return state.finish("refined")
+        if state.stop == "max_iterations" and state.problems:
+            state.stop = "unsupported"  # the last round's correction was not the evidence's
         return self._fallback(state)
 
     def _deadline(self, state: _LoopState) -> float | None:
@@ -265,7 +276,7 @@ class Refiner(BaseRefiner):
                 if kind == "check":
                     value = self.guard.check(arg, ctx, question, id=id, log=False)
                 else:
-                    value = self._call(reprompt, arg)
+                    value = call_reprompt(reprompt, arg, self.retry_attempts, self.retry_wait)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
 
@@ -283,43 +294,9 @@ class Refiner(BaseRefiner):
                 if kind == "check":
                     value = await self.guard.acheck(arg, ctx, question, id=id, log=False)
                 else:
-                    value = await self._acall(reprompt, arg)
+                    value = await acall_reprompt(reprompt, arg, self.retry_attempts, self.retry_wait)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
-
-    def _retrying_kwargs(self, deadline: float | None) -> dict[str, Any]:
-        stop: stop_base = stop_after_attempt(self.retry_attempts)
-        if deadline is not None:
-            stop = stop | stop_before_deadline(deadline)
-        return {"stop": stop, "wait": wait_exponential(multiplier=self.retry_wait, max=8),
-                "retry": retry_if_exception(retry_worthy), "reraise": False}
-
-    def _call(self, reprompt: Reprompt, req: RefinementRequest) -> str | None:
-        """The new answer; ``None`` when the call failed after the budget was spent."""
-        try:
-            for attempt in Retrying(**self._retrying_kwargs(req.deadline)):
-                with attempt:
-                    return _check_answer(reprompt(req))
-        except RetryError as exc:
-            failed(exc.last_attempt.exception(), req)
-            return None
-        except Exception as exc:  # noqa: BLE001 - the caller's reprompt may raise anything: typed here
-            failed(exc, req)
-            return None
-        raise RefinementError("unreachable")  # pragma: no cover
-
-    async def _acall(self, reprompt: AsyncReprompt, req: RefinementRequest) -> str | None:
-        try:
-            async for attempt in AsyncRetrying(**self._retrying_kwargs(req.deadline)):
-                with attempt:
-                    return _check_answer(await reprompt(req))
-        except RetryError as exc:
-            failed(exc.last_attempt.exception(), req)
-            return None
-        except Exception as exc:  # noqa: BLE001 - the caller's reprompt may raise anything: typed here
-            failed(exc, req)
-            return None
-        raise RefinementError("unreachable")  # pragma: no cover
 
 
 def _as_list(contexts: ContextInput) -> Any:
@@ -334,12 +311,6 @@ def _texts(contexts: ContextInput) -> tuple[str, ...]:
     if isinstance(texts, str):
         return (texts,)
     return tuple(str(t) for t in cast(Sequence[object], texts))
-
-
-def _check_answer(value: object) -> str:
-    if not isinstance(value, str):
-        raise RefinementError(f"the LLM returned {type(value).__name__}, expected str")
-    return value
 
 
 def enforce(

@@ -45,7 +45,8 @@ class Segment:
 class ReportItem:
     """One result as the report shows it.
 
-    ``verdict`` is ``passed``, ``flagged``, ``abstained`` or ``error``; ``outcome`` is
+    ``verdict`` is ``passed``, ``flagged``, ``abstained``, ``declined`` (the answer declines to
+    answer, ``GuardResult.declined``) or ``error``; ``outcome`` is
     ``tp``, ``fp``, ``tn``, ``fn`` when the item has a 0/1 label, ``""`` otherwise.
     """
 
@@ -114,11 +115,13 @@ def join_inputs(rows: Iterable[Mapping[str, Any]], inputs: Mapping[str, Mapping[
 
 
 def verdict_of(row: Mapping[str, Any]) -> str:
-    """``error``, ``abstained``, ``passed`` or ``flagged``."""
+    """``error``, ``abstained``, ``declined``, ``passed`` or ``flagged``."""
     if "error" in row or "passed" not in row:
         return "error"
     if row.get("abstained"):
         return "abstained"
+    if row.get("declined") is True:
+        return "declined"
     return "passed" if row.get("passed") is True else "flagged"
 
 
@@ -227,10 +230,10 @@ def evidence_spans(row: Mapping[str, Any], passages: Sequence[str]) -> list[tupl
     return found
 
 
-def _outcome(verdict: str, label: int | None) -> str:
+def _outcome(verdict: str, label: int | None, passed: bool = False) -> str:
     if label is None or verdict == "error":
         return ""
-    predicted = verdict != "passed"
+    predicted = verdict != "passed" and not (verdict == "declined" and passed)
     return {(True, 1): "tp", (True, 0): "fp", (False, 0): "tn", (False, 1): "fn"}[(predicted, label)]
 
 
@@ -241,7 +244,7 @@ def make_item(index: int, row: Mapping[str, Any]) -> ReportItem:
     label = label if label in (0, 1) and not isinstance(label, bool) else None
     item = ReportItem(index=index, id=str(row.get("id", row.get("line", index))), verdict=verdict,
                       score=_num(row.get("score")), threshold=_num(row.get("threshold")), label=label,
-                      outcome=_outcome(verdict, label), question=str(row.get("question") or ""),
+                      outcome=_outcome(verdict, label, row.get("passed") is True), question=str(row.get("question") or ""),
                       error=str(row.get("error") or ""), abstain_reason=str(row.get("abstain_reason") or ""),
                       config=str(row.get("config") or ""))
     expl = row.get("explanation")

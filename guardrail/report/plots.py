@@ -17,7 +17,7 @@ __all__ = ["score_histogram", "roc_curve_svg", "RC"]
 RC: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "kg-guardrail", "text.parse_math": False,
                       "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
 
-_VERDICT_COLORS = {"passed": "#2ca02c", "flagged": "#d62728", "abstained": "#e0a800"}
+_VERDICT_COLORS = {"passed": "#2ca02c", "flagged": "#d62728", "abstained": "#e0a800", "declined": "#3f6fb5"}
 
 
 def _svg(fig: Any) -> str:

@@ -71,7 +71,7 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     if labelled:
         roc = roc_curve_svg([int(y) for _, y in labelled], [_score(r) or 0.0 for r, _ in labelled],  # type: ignore[arg-type]
                             metrics.get("roc_auc") if metrics else None)
-    return {"n": len(rows), "counts": {k: counts.get(k, 0) for k in ("passed", "flagged", "abstained", "error")},
+    return {"n": len(rows), "counts": {k: counts.get(k, 0) for k in ("passed", "flagged", "abstained", "declined", "error")},
             "labelled": len(labelled), "metrics": metrics, "histogram": svg_uri(hist) if judged else "",
             "roc": svg_uri(roc), "thresholds": thresholds}
 

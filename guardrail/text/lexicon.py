@@ -11,7 +11,9 @@ __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WOR
            "POLAR_FALLBACK_WORDS", "NEGATION_WORDS", "NEGATING_VERBS", "ANTONYM_PAIRS",
            "HEDGES", "ENGLISH_ONLY_WORDS", "FOREIGN_FUNCTION_WORDS", "ABBREVIATIONS", "PERSONAL_PRONOUNS",
            "NEUTER_PRONOUNS", "PLURAL_PRONOUNS", "RELATIVE_PRONOUNS", "ENTITY_LINK_STOP_WORDS", "NGRAM_SKIP_WORDS",
-           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS"]
+           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
+           "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
+           "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
 
 #: Words removed from the start of a label (repeatedly): articles, demonstratives,
 #: possessive pronouns, quantifiers and wh-determiners.
@@ -161,3 +163,58 @@ LIGHT_VERBS: frozenset[str] = frozenset({"be", "have", "do", "get", "make", "tak
 
 #: Auxiliaries and articles left out of a relation's words when it is matched to a KB predicate.
 RELATION_SKIP_WORDS: frozenset[str] = frozenset("be is are was were been being has have had do does did the a an".split())
+
+# --- declined answers (:mod:`guardrail.text.declines`): phrases, not single words, so that a
+# real answer holding "not" or "no" is never read as a decline.
+
+#: Openers that may precede a decline ("Sorry, but ...", "Based on the context, ...").
+DECLINE_PREAMBLES: tuple[str, ...] = (
+    "i am sorry", "sorry", "unfortunately", "i apologize", "i apologise", "apologies", "i am afraid",
+    "regrettably", "based on the provided context", "based on the given context", "based on the context",
+    "based on the provided documents", "based on the provided information", "based on the information provided",
+    "according to the provided context", "according to the context", "from the provided context",
+    "from the context", "from the given context",
+)
+
+#: What an answer may say is silent: "the (provided) context does not say".
+DECLINE_SOURCES: tuple[str, ...] = (
+    "context", "contexts", "document", "documents", "passage", "passages", "source", "sources", "text",
+    "texts", "excerpt", "excerpts", "article", "articles", "information", "material", "materials",
+    "retrieved documents", "provided information",
+)
+
+#: Verbs of "the context does not ...".
+DECLINE_SOURCE_VERBS: tuple[str, ...] = (
+    "say", "mention", "state", "contain", "include", "provide", "specify", "give", "indicate", "tell",
+    "discuss", "cover", "address", "describe", "offer", "answer", "list", "reveal", "explain", "clarify",
+    "detail", "identify", "have", "talk about", "refer to",
+)
+
+#: Verbs of "I cannot ..." / "I am unable to ...".
+DECLINE_SELF_VERBS: tuple[str, ...] = (
+    "answer", "tell", "say", "find", "determine", "provide", "confirm", "verify", "know", "give", "locate",
+    "identify", "help", "infer", "deduce", "establish", "access",
+)
+
+#: Whole answers (a sentence each) that decline on their own.
+DECLINE_SHORT: tuple[str, ...] = (
+    "no idea", "unknown", "not sure", "unsure", "not known", "unclear", "cannot say", "cannot tell",
+    "hard to say", "not stated", "not mentioned", "not specified", "not enough information",
+    "insufficient information", "n/a", "no answer", "i cannot answer", "i do not know",
+    "no information", "no information available", "not enough context", "insufficient context",
+)
+
+#: Words that may open what a decline is about ("... does not say when it opened").
+DECLINE_TOPIC_WORDS: frozenset[str] = frozenset(
+    "who whom whose what when where why how which whether if about regarding concerning on of".split())
+
+#: Words after which a decline goes on to assert something ("I don't know, but it was 1921").
+DECLINE_BREAK_WORDS: frozenset[str] = frozenset(
+    "but however although though yet nevertheless nonetheless instead whereas except actually "
+    "probably likely perhaps maybe guess think believe assume suspect".split())
+
+#: Finite verbs that make a clause an assertion unless a topic word comes before them
+#: ("I'm not sure it was 1921" asserts; "I'm not sure when it was" does not).
+DECLINE_CLAUSE_VERBS: frozenset[str] = frozenset(
+    "is was are were has had have did does do will would won became becomes held holds got made "
+    "took gave lies lay opened founded built invented wrote published".split())

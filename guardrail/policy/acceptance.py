@@ -1,0 +1,117 @@
+"""Whether a refined answer's corrections are stated by the evidence its feedback quoted.
+
+The guard re-checks every refined answer against the whole context, but a value that
+the context states *somewhere* can still be the wrong one: asked to fix "Curie won the
+Chemistry prize in 1921" (the context: 1911), a model may write 1903, the year of her
+Physics prize, which the context also states. :func:`check_corrections` therefore
+compares the previous answer with the new one word by word (:mod:`difflib`) and, for
+every change inside a flagged claim, requires each new content word to be stated by
+that claim's evidence sentence (the one the feedback quoted,
+:attr:`~guardrail.policy.feedback.FeedbackItem.evidence`) or to be a word the claim
+already had (its wrong words excepted). Deleting words is always allowed (an
+unsupported detail dropped); changes outside the flagged claims are left to the guard's
+re-check and to :func:`~guardrail.policy.progress.lost_phrases`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from guardrail.policy.feedback import FeedbackItem, content_words, word_key
+from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
+
+__all__ = ["Acceptance", "check_corrections"]
+
+_TOKEN = re.compile(r"\w+(?:[.,]\d+)*")
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """The verdict on a round's corrections.
+
+    Parameters
+    ----------
+    accepted : bool
+        Every change inside a flagged claim is stated by its evidence sentence.
+    problems : tuple of str
+        One line per rejected change: the words written, where, and the evidence they
+        were checked against (fed back to the LLM in the next round).
+    """
+
+    accepted: bool
+    problems: tuple[str, ...] = ()
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _item_at(items: Sequence[FeedbackItem], offsets: Sequence[int]) -> FeedbackItem | None:
+    for it in items:
+        if it.span is not None and any(it.span[0] <= o < it.span[1] for o in offsets):
+            return it
+    return None
+
+
+def _new_words(tokens: Sequence[tuple[str, int, int]]) -> list[str]:
+    return [w for w, _, _ in tokens if w.lower() not in EVIDENCE_STOP_WORDS]
+
+
+def _problem(item: FeedbackItem, words: Sequence[str]) -> str:
+    said = " ".join(words)
+    if item.evidence:
+        return (f'in the claim "{item.claim}" you wrote "{said}", which the context sentence '
+                f'"{item.evidence}" does not state; use what that sentence says, or delete the detail')
+    return f'in the claim "{item.claim}" you wrote "{said}", which the context does not state; delete the detail'
+
+
+def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) -> Acceptance:
+    """Judge the corrections that turned ``before`` into ``after``.
+
+    Parameters
+    ----------
+    items : sequence of FeedbackItem
+        The feedback items ``before`` was re-prompted with (their spans index ``before``).
+    before, after : str
+        The answer that was re-prompted and the LLM's new answer.
+
+    Returns
+    -------
+    Acceptance
+        Not accepted when a change inside a flagged claim writes a content word that is
+        neither in the claim's evidence sentence nor among the claim's own words (its
+        wrong words excepted); ``problems`` says which.
+
+    Examples
+    --------
+    >>> from guardrail.policy.feedback import FeedbackItem
+    >>> claim = "Curie won the Chemistry prize in 1921."
+    >>> it = FeedbackItem(claim, (0, len(claim)), ("1921",), "In 1911 she won the Chemistry prize.", "value", ("1911",))
+    >>> check_corrections([it], claim, "Curie won the Chemistry prize in 1911.").accepted
+    True
+    >>> check_corrections([it], claim, "Curie won the Chemistry prize in 1903.").accepted
+    False
+    """
+    old, new = _tokens(before), _tokens(after)
+    matcher = difflib.SequenceMatcher(None, [word_key(t[0]) for t in old], [word_key(t[0]) for t in new],
+                                      autojunk=False)
+    problems: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag not in ("replace", "insert") or j1 == j2:
+            continue
+        near = range(i1, i2) if tag == "replace" else (i1 - 1, i1)  # an insertion: its neighbours
+        item = _item_at(items, [old[k][1] for k in near if 0 <= k < len(old)])
+        if item is None:
+            continue
+        allowed = content_words(item.evidence) | (content_words(item.claim) - _wrong_words(item))
+        bad = [w for w in _new_words(new[j1:j2]) if word_key(w) not in allowed]
+        if bad:
+            problems.append(_problem(item, bad))
+    return Acceptance(not problems, tuple(problems))
+
+
+def _wrong_words(item: FeedbackItem) -> set[str]:
+    return set().union(*(content_words(w) for w in item.wrong)) if item.wrong else set()

@@ -1,0 +1,253 @@
+"""What the refinement feedback says about each flagged claim, and the evidence it quotes.
+
+:func:`feedback_items` turns a flagged verdict into one :class:`FeedbackItem` per flagged
+claim (the answer sentence holding flagged nodes): its wrong words, the context sentence
+to check it against (the one sharing most words with the claim, its wrong words left
+out) and the kind of error, which decides what the LLM is told to do:
+
+* ``value``: the evidence states another value of the same shape (a number for a
+  number, a name for a name) in the claim's place: replace the wrong words with it;
+* ``role``: the wrong words *are* in the evidence, in another role (a swapped subject
+  and object, the wrong actor): state who did what as the evidence does;
+* ``added``: the evidence has nothing in their place (or no sentence matches): delete
+  the unsupported detail with the smallest clause holding it, keep the rest.
+
+The same items, with their evidence, are what :mod:`guardrail.policy.acceptance`
+checks a refined answer against, so a correction is judged by the sentence it was
+shown. :func:`build_feedback` renders them (every quoted text JSON-escaped onto its
+line, so a node text cannot start a feedback item of its own).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
+from guardrail.text.sentences import split_sentences
+from guardrail.types import FlaggedNode, GuardResult
+
+__all__ = ["FeedbackItem", "ErrorKind", "feedback_items", "render_item", "build_feedback", "content_words", "word_key"]
+
+ErrorKind = Literal["value", "role", "added"]
+
+_WORDS = re.compile(r"\w+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?(?:\s?(?:%|percent|million|billion|thousand))?")
+_NAME = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'-]*)*")
+
+
+def word_key(word: str) -> str:
+    """A word as compared: lower case, no thousands separators, no plural or possessive ``s``."""
+    w = word.lower().replace(",", "") if any(c.isdigit() for c in word) else word.lower()
+    return w[:-1] if len(w) > 3 and w.isalpha() and w.endswith("s") else w
+
+
+def content_words(text: str) -> set[str]:
+    """The :func:`word_key` s of ``text``'s words, function words left out."""
+    return {word_key(w) for w in _WORDS.findall(text) if w.lower() not in EVIDENCE_STOP_WORDS}
+
+
+@dataclass(frozen=True)
+class FeedbackItem:
+    """One flagged claim as the feedback names it.
+
+    Parameters
+    ----------
+    claim : str
+        The answer sentence holding the flagged nodes (a node's own text when it has no span).
+    span : tuple of int or None
+        ``(start, end)`` of the claim in the answer; ``None`` for a span-less node.
+    wrong : tuple of str
+        The flagged node texts in the claim.
+    evidence : str
+        The context sentence the claim is to be checked against (``""``: none found).
+    kind : {"value", "role", "added"}
+        The kind of error (see the module docstring).
+    values : tuple of str
+        For ``value``, one entry per wrong word: the one value of its shape (a number, a
+        name) that the evidence states and the claim does not, ``""`` when there is none
+        or several; empty for another kind.
+    """
+
+    claim: str
+    span: tuple[int, int] | None
+    wrong: tuple[str, ...]
+    evidence: str
+    kind: ErrorKind
+    values: tuple[str, ...] = ()
+
+
+def _sentences(texts: Sequence[str]) -> list[str]:
+    return [t[a:b].strip() for t in texts for a, b in split_sentences(t)]
+
+
+def _slot_weights(claim: str, wrong: Sequence[str]) -> dict[str, float]:
+    """Each content word of ``claim`` (its wrong words left out), weighted by nearness to the
+    wrong words (``1 / distance`` in words): the words of the wrong value's own slot ("in
+    Chemistry in 1921") count more than the subject, which a context often names with a
+    pronoun ("In 1911 she won the Nobel Prize in Chemistry")."""
+    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
+    words = [(word_key(w), w.lower() in EVIDENCE_STOP_WORDS) for w in _WORDS.findall(claim)]
+    at = [i for i, (k, _) in enumerate(words) if k in bad]
+    out: dict[str, float] = {}
+    for i, (k, stop) in enumerate(words):
+        if stop or k in bad:
+            continue
+        weight = 1.0 / min(abs(i - j) for j in at) if at else 1.0
+        out[k] = max(out.get(k, 0.0), weight)
+    return out
+
+
+def _evidence(claim: str, wrong: Sequence[str], hint: str, sentences: Sequence[str]) -> str:
+    """The context sentence sharing most (slot-weighted, :func:`_slot_weights`) words with
+    ``claim`` (its wrong words left out), ties broken by the detector's own evidence ``hint``."""
+    if not sentences:
+        return hint
+    weights = _slot_weights(claim, wrong)
+    near = content_words(hint)
+
+    def score(s: str) -> tuple[float, int]:
+        words = content_words(s)
+        return sum(w for k, w in weights.items() if k in words), len(near & words)
+
+    best = max(sentences, key=score)
+    return best if score(best)[0] > 0 else (hint or best)
+
+
+def _claims(result: GuardResult, max_nodes: int) -> list[tuple[str, tuple[int, int] | None, list[FlaggedNode]]]:
+    """Flagged nodes grouped by the answer sentence holding them (span-less nodes alone)."""
+    answer = result.answer
+    spans = split_sentences(answer) if answer else []
+    groups: dict[str, tuple[tuple[int, int] | None, list[FlaggedNode]]] = {}
+    for node in result.flagged_nodes[:max_nodes]:
+        claim, where = node.text, None
+        if node.span is not None and node.span.end <= len(answer):
+            hit = next(((a, b) for a, b in spans if a <= node.span.start < b), None)
+            if hit is not None:
+                claim, where = answer[hit[0]:hit[1]].strip(), hit
+        groups.setdefault(claim, (where, []))[1].append(node)
+    return [(claim, where, nodes) for claim, (where, nodes) in groups.items()]
+
+
+def _neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:
+    """Content words of ``text`` within ``window`` words either side of ``[start, end)``."""
+    before = _WORDS.findall(text[:start])[-window:]
+    after = _WORDS.findall(text[end:])[:window]
+    return content_words(" ".join(before + after))
+
+
+def _candidates(wrong: str, claim: str, evidence: str) -> list[str]:
+    """Values of the wrong word's shape that the evidence states and the claim does not: any
+    number for a number; for a name, a name in the same slot (sharing a neighbouring word,
+    so "a loan from IBM" is an added detail, not a wrong name)."""
+    number = any(c.isdigit() for c in wrong)
+    if not number and not wrong[:1].isupper():
+        return []
+    at = claim.find(wrong)
+    slot = _neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
+    claim_words = content_words(claim)
+    out = []
+    for m in (_NUMBER if number else _NAME).finditer(evidence):
+        words = content_words(m.group(0))
+        if not words or words <= claim_words or m.group(0) in out:
+            continue
+        if number or slot & _neighbours(evidence, m.start(), m.end()):
+            out.append(m.group(0))
+    return out
+
+
+def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKind, tuple[str, ...]]:
+    if not evidence:
+        return "added", ()
+    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
+    if bad and bad <= content_words(evidence):
+        return "role", ()
+    found = [_candidates(w, claim, evidence) for w in wrong]
+    if any(found):
+        return "value", tuple(f[0] if len(f) == 1 else "" for f in found)
+    return "added", ()
+
+
+def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8) -> list[FeedbackItem]:
+    """One :class:`FeedbackItem` per flagged claim of ``result``, in answer order.
+
+    Parameters
+    ----------
+    result : GuardResult
+        A flagged verdict.
+    contexts : sequence of str
+        The passages the evidence sentences are taken from (none: the detectors' evidence).
+    max_nodes : int
+        At most this many flagged nodes are considered.
+    """
+    sents = _sentences(contexts)
+    items = []
+    for claim, where, nodes in _claims(result, max_nodes):
+        wrong = tuple(n.text for n in nodes)
+        hint = next((n.evidence for n in nodes if n.evidence), "")
+        ev = _evidence(claim, wrong, hint, sents)
+        kind, values = _classify(claim, wrong, ev)
+        items.append(FeedbackItem(claim, where, wrong, ev, kind, values))
+    return items
+
+
+def _q(text: str) -> str:
+    return json.dumps(" ".join(text.split()), ensure_ascii=False)
+
+
+def _instruction(item: FeedbackItem) -> str:
+    wrong = ", ".join(_q(w) for w in item.wrong)
+    if item.kind == "value":
+        parts = [f"{_q(w)} with {_q(v) if v else 'what that sentence states'}" for w, v in zip(item.wrong, item.values)]
+        return "replace " + ", ".join(parts) + " (the values that context sentence states)"
+    if item.kind == "role":
+        return "the context names these words in another role: state who did what exactly as it says"
+    return f"the context does not state {wrong}: delete only that detail (the smallest clause holding it) " \
+           "and keep the rest of the sentence"
+
+
+def render_item(item: FeedbackItem) -> str:
+    """One feedback line: the claim, its wrong words, the evidence and what to do."""
+    where = f"the context says {_q(item.evidence)}" if item.evidence else "the context does not mention it"
+    wrong = ", ".join(_q(w) for w in item.wrong)
+    return f"- claim {_q(item.claim)}: wrong words {wrong}; {where}; fix: {_instruction(item)}"
+
+
+def build_feedback(
+    result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8, rejected: Sequence[str] = (),
+) -> str:
+    """The feedback naming each flagged claim, its wrong words, the evidence sentence and the fix.
+
+    Parameters
+    ----------
+    result : GuardResult
+        The verdict on the answer.
+    contexts : sequence of str
+        The passages; the evidence quoted for a claim is the context sentence sharing
+        most words with it (the wrong words left out), else the detector's evidence.
+    max_nodes : int
+        At most this many flagged nodes are listed.
+    rejected : sequence of str
+        Why the last correction was rejected (:attr:`~guardrail.policy.acceptance.Acceptance.problems`),
+        one line each, told to the LLM so it does not repeat it.
+
+    Returns
+    -------
+    str
+        One header line, one line per flagged claim (``- claim "...": wrong words "1999";
+        the context says "..."; fix: ...``, every quoted text JSON-escaped onto that line),
+        the rejected correction if any, and one instruction line.
+    """
+    if result.abstained:
+        reason = " ".join((result.abstain_reason or "").split())
+        return f"The answer could not be verified ({reason}). Answer only from the context."
+    lines = ["These claims of your answer are not supported by the context:"]
+    lines.extend(render_item(it) for it in feedback_items(result, contexts, max_nodes=max_nodes))
+    for problem in rejected:
+        lines.append(f"Your last correction was rejected: {_q(problem)}.")
+    lines.append("Change only the wrong words (or drop a claim the context does not support); keep "
+                 "everything else exactly as it was.")
+    return "\n".join(lines)

@@ -1,0 +1,167 @@
+"""Answers that decline to answer ("I don't know.", "The context does not say.").
+
+A declined answer states no fact, so it cannot hallucinate one: the guard reports it as
+``GuardResult.declined`` instead of judging it (:class:`~guardrail.Guard`). The test is
+conservative: every sentence of the answer must be a decline (or a polite opener such as
+"Sorry."), and a decline is a known *phrase* at the start of its sentence ("I do not know",
+"the provided context does not mention", "there is no information", "I cannot answer"),
+never a single word, so "Curie did not win in 1921" or "The answer is no." are answers.
+What follows the phrase may only name what is not known ("... does not say when the bridge
+opened"); a sentence that goes on to assert something ("I'm not sure, but it was 1921",
+"I don't know; it opened in 1932", "I'm not sure it was 1921") is not a decline. The
+phrase lists live in :mod:`guardrail.text.lexicon`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from guardrail.text import lexicon as lx
+from guardrail.text.sentences import split_sentences
+
+__all__ = ["is_declined", "declined_sentence", "normalize_decline_text", "MAX_DECLINE_CHARS"]
+
+#: Longer answers are never read as declines (a decline is short; this bounds the work too).
+MAX_DECLINE_CHARS = 600
+
+_CONTRACTIONS = (
+    (re.compile(r"\bcan'?t\b|\bcan not\b"), "cannot"), (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"n't\b"), " not"), (re.compile(r"\b(?:dont|doesnt|didnt|isnt|arent)\b"), lambda m: m[0][:-1] + " not"),
+    (re.compile(r"\bi'?m\b"), "i am"), (re.compile(r"\b(it|there|that)'s\b"), r"\1 is"),
+    (re.compile(r"'re\b"), " are"), (re.compile(r"'ve\b"), " have"), (re.compile(r"'ll\b"), " will"),
+    (re.compile(r"'d\b"), " would"),
+)
+_WORD = re.compile(r"[\w/]+")
+_ALT = "|".join
+
+
+def normalize_decline_text(text: str) -> str:
+    """Lower-cased ``text`` with curly quotes and contractions spelled out ("I'm" -> "i am",
+    "don't" -> "do not", "can't" -> "cannot") and white space collapsed.
+
+    Examples
+    --------
+    >>> normalize_decline_text("I don’t know, I'm afraid.")
+    'i do not know, i am afraid.'
+    """
+    out = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, repl in _CONTRACTIONS:
+        out = pattern.sub(repl, out)
+    return " ".join(out.split())
+
+
+def _words(options: tuple[str, ...]) -> str:
+    return _ALT(r"\s+".join(map(re.escape, o.split())) for o in sorted(options, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(preamble, source heads, self heads, short answers), compiled once."""
+    src = (r"(?:(?:the|this|these|that|my|your|any|all)\s+)?(?:(?:provided|given|retrieved|available|above|"
+           rf"supplied|following|relevant|attached)\s+)*(?:{_words(lx.DECLINE_SOURCES)})")
+    adv = r"(?:\w+ly\s+)?"
+    neg = r"(?:does|do|did|will|has|have|is|are)\s+not|cannot"
+    noun = r"(?:information|mention|details?|answer|reference)"
+    source_heads = [
+        rf"{src}\s+(?:{neg})\s+{adv}(?:{_words(lx.DECLINE_SOURCE_VERBS)})",
+        rf"{src}\s+(?:provides?|gives?|contains?|includes?|has|mentions?|offers?|says?)\s+"
+        rf"(?:nothing|no\s+(?:\w+\s+)?{noun})",
+        rf"{src}\s+(?:is|are)\s+(?:silent|unclear|not\s+clear)",
+        rf"nothing\s+in\s+{src}\s+(?:says|mentions|states|indicates|specifies)",
+        rf"there\s+(?:is|are|was|were)\s+nothing\s+(?:in|within)\s+{src}",
+    ]
+    self_heads = [
+        r"i\s+(?:do|did)\s+not\s+(?:know|have\s+(?:enough\s+|sufficient\s+|any\s+|the\s+|that\s+)?"
+        r"(?:information|data|details|answer|knowledge|context))",
+        r"i\s+am\s+(?:not\s+(?:sure|certain|aware)|unsure|uncertain)",
+        r"i\s+(?:cannot|could\s+not|am\s+(?:not\s+able|unable)\s+to|was\s+(?:not\s+able|unable)\s+to|"
+        rf"(?:will|would)\s+not\s+be\s+able\s+to)\s+{adv}(?:{_words(lx.DECLINE_SELF_VERBS)})",
+        r"i\s+have\s+no\s+(?:idea|information|knowledge|details|way\s+(?:of|to)\s+\w+)",
+        rf"there\s+(?:is|are|was|were)\s+(?:no|not\s+enough|insufficient|not\s+any)\s+"
+        rf"(?:relevant\s+|specific\s+|such\s+)?{noun}",
+        r"(?:the\s+)?answer\s+(?:is\s+not|cannot\s+be)\s+(?:\w+\s+)?(?:found|given|provided|stated|"
+        r"mentioned|determined|known|available|included|in)",
+        r"it\s+is\s+(?:not\s+(?:known|clear|stated|mentioned|specified|possible\s+to\s+(?:say|tell|"
+        r"determine|know|answer))|unknown|unclear|impossible\s+to\s+(?:say|tell|determine|know|answer))",
+        r"(?:this|that|such|the\s+requested|the)\s+information\s+(?:is\s+not|was\s+not|cannot\s+be)\s+"
+        r"(?:\w+\s+)?(?:available|provided|given|included|mentioned|stated|found|in|specified|present)",
+        r"(?:this|the|your)\s+question\s+cannot\s+be\s+answered",
+        r"(?:no|not\s+enough|insufficient)\s+(?:relevant\s+)?information\s+(?:is\s+|was\s+)?"
+        r"(?:available|given|provided|found|included)",
+    ]
+    pre = re.compile(rf"^(?:{_words(lx.DECLINE_PREAMBLES)})\b\s*[,.!:;-]*\s*(?:but\s+|and\s+)?")
+    return (pre, re.compile(rf"^(?:{_ALT(source_heads)})\b"), re.compile(rf"^(?:{_ALT(self_heads)})\b"),
+            re.compile(rf"^(?:{_words(lx.DECLINE_SHORT)})$"))
+
+
+_PLEASE = re.compile(r"^(?:please\s+)?(?:provide|share|give)\s+(?:me\s+)?(?:more|additional|further)\s+"
+                     r"(?:context|information|details)\b[^,;:]*$")
+_ASSERTING_AND = frozenset("it he she they there this that the its their his her we i".split())
+
+
+def _tail_ok(tail: str, *, that_ok: bool) -> bool:
+    """Whether what follows a decline phrase only names what is not known."""
+    if not tail:
+        return True
+    if any(ch in tail for ch in ",;:()\""):
+        return False
+    words = _WORD.findall(tail)
+    if any(w in lx.DECLINE_BREAK_WORDS for w in words):
+        return False
+    if any(a == "and" and b in _ASSERTING_AND for a, b in zip(words, words[1:])):
+        return False
+    topics = lx.DECLINE_TOPIC_WORDS | ({"that"} if that_ok else set())
+    for w in words:
+        if w in topics:
+            return True  # the rest is what the answer does not know
+        if w in lx.DECLINE_CLAUSE_VERBS:
+            return False  # a clause of its own before any topic word: an assertion
+    return True
+
+
+def declined_sentence(sentence: str) -> str:
+    """``"decline"``, ``"filler"`` (an opener or a request for more context) or ``"other"``.
+
+    ``sentence`` is one sentence, already passed through :func:`normalize_decline_text`.
+    """
+    pre, source, self_, short = _patterns()
+    s = sentence.strip().rstrip(".!?").strip()
+    while True:  # "Sorry, but based on the context, ..."
+        m = pre.match(s)
+        if not m or m.end() == 0:
+            break
+        s = s[m.end():].strip()
+    if not s or _PLEASE.match(s):
+        return "filler"
+    if short.match(s):
+        return "decline"
+    for pattern, that_ok in ((source, True), (self_, False)):
+        m = pattern.match(s)
+        if m and _tail_ok(s[m.end():].strip(), that_ok=that_ok):
+            return "decline"
+    return "other"
+
+
+def is_declined(answer: str) -> bool:
+    """Whether ``answer`` as a whole declines to answer.
+
+    Every sentence is a decline or a filler (:func:`declined_sentence`) and at least one
+    is a decline; answers longer than :data:`MAX_DECLINE_CHARS` never are.
+
+    Examples
+    --------
+    >>> is_declined("I don't know.")
+    True
+    >>> is_declined("Sorry, the provided context does not mention when the bridge opened.")
+    True
+    >>> is_declined("Marie Curie did not win a prize in 1921.")
+    False
+    >>> is_declined("I'm not sure, but I think it was 1921.")
+    False
+    """
+    if not isinstance(answer, str) or len(answer) > MAX_DECLINE_CHARS:
+        return False
+    text = normalize_decline_text(answer)
+    kinds = [declined_sentence(text[a:b]) for a, b in split_sentences(text)]
+    return "decline" in kinds and "other" not in kinds
