@@ -46,6 +46,13 @@ _WORD = re.compile(r"[A-Za-z0-9][\w,.%-]*[A-Za-z0-9%]|\w")
 _STOP = set("a an the of in on at to and or is was were be been by for with as it its that this from are "
             "has have had which who".split())
 _FACT = re.compile(r"\b\d[\d,.]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+_NOT_FACT = _STOP | set("i you he she they we his her their our its there here in on at but however also "
+                        "yes no according based after before during while when".split())
+
+
+def _facts(text: str) -> set[str]:
+    """Numbers and capitalised names of ``text`` (a sentence's first function word is not one)."""
+    return {f.strip(".,") for f in _FACT.findall(text) if not all(w.lower() in _NOT_FACT for w in f.split())}
 
 
 def _words(text: str) -> set[str]:
@@ -113,21 +120,31 @@ def _kept(keep: str, final: str) -> bool:
     return not words or len(words & _words(final)) >= 0.7 * len(words)
 
 
+def _lost_facts(item: dict[str, Any], final: str) -> list[str]:
+    """Facts of the original answer outside its error span that the final answer lacks (right facts
+    lost or changed by the refinement)."""
+    original = item["answer"].replace(item.get("wrong") or "\0", " ")
+    return sorted(f for f in _facts(original) - _facts(item.get("wrong") or "") if f.lower() not in final.lower())
+
+
 def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[str, Any]:
     final = out.answer
     row = {"source": item["source"], "id": item["id"], "caught": not first.passed, "action": out.action,
            "stop": out.stop_reason, "rounds": max(0, len(out.result.history) - 1), "seconds": round(seconds, 1),
-           "original": item["answer"], "final": final, "passed": out.result.passed}
+           "original": item["answer"], "final": final, "passed": out.result.passed,
+           "declined": bool(getattr(first, "declined", False))}
+    lost = _lost_facts(item, final) if not first.passed else []
+    row["lost_facts"] = lost
     if item["source"] == "faithful":
-        new_facts = set(_FACT.findall(final)) - set(_FACT.findall(item["answer"]))
+        new_facts = _facts(final) - _facts(item["answer"])
         row["changed_fact"] = bool(not first.passed and out.action == "refined" and new_facts)
-        row["broken"] = not _kept(item["keep"], final) or out.action == "refused"
+        row["broken"] = bool(lost) or not _kept(item["keep"], final) or out.action == "refused"
         return row
     fl = final.lower()
     right_ok = not item["right"] or any(w.lower() in fl for w in item["right"])
     wrong_gone = not item["wrong"] or item["wrong"].lower() not in fl
     row["fixed"] = bool(out.result.passed and out.action in ("refined", "passed") and right_ok and wrong_gone)
-    row["broken"] = bool(item["keep"]) and (not _kept(item["keep"], final) or out.action == "refused")
+    row["broken"] = bool(lost) or (bool(item["keep"]) and (not _kept(item["keep"], final) or out.action == "refused"))
     return row
 
 
@@ -141,6 +158,8 @@ def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "errors": len(errs), "caught": len(caught), "fixed": len(fixed_3),
         "fixed_share_of_caught": round(len(fixed_3) / len(caught), 3) if caught else None,
         "broken": sum(r["broken"] for r in rows), "items": len(rows),
+        "lost_right_fact": sum(bool(r.get("lost_facts")) for r in rows),
+        "declined": sum(r.get("declined", False) for r in rows),
         "broken_share": round(sum(r["broken"] for r in rows) / len(rows), 3) if rows else None,
         "faithful": len(good), "faithful_flagged": sum(r["caught"] for r in good),
         "faithful_fact_changed": sum(r.get("changed_fact", False) for r in good),
@@ -160,7 +179,10 @@ def _write(rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "refine.json").write_text(json.dumps({"meta": meta, "summary": s, "items": rows}, indent=1))
     lines = ["# Refinement with the local LLM (`benchmarks/refine.py`)", "",
-             f"{meta['note']}", "", "| measure | value |", "|---|---|"]
+             f"{meta['note']} Model: {meta['model']}; LLM speed: {meta.get('llm_speed')}.", "",
+             "Fixed = the final answer passes, the error span's wrong words are gone and the right fact is stated; "
+             "broken = a fact of the original outside the error span is lost or changed, or the faithful part is "
+             "lost.", "", "| measure | value |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in s.items() if k != "per_source"]
     lines += ["", "| source | items | caught | fixed |", "|---|---|---|---|"]
     lines += [f"| {k} | {v['n']} | {v['caught']} | {v['fixed']} |" for k, v in s["per_source"].items()]
@@ -172,11 +194,27 @@ def _write(rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     (RESULTS / "refine.md").write_text("\n".join(lines) + "\n")
 
 
+def tokens_per_s(url: str) -> dict[str, float]:
+    """The local model's reply speed: one fixed 120-token request, timed (``usage`` from the server)."""
+    import openai
+
+    client = openai.OpenAI(base_url=url, api_key="local", timeout=600)
+    t0 = time.perf_counter()
+    r = client.chat.completions.create(model="local", max_tokens=120, temperature=0.0, messages=[
+        {"role": "user", "content": "Describe in three sentences how a river delta forms."}])
+    dt = time.perf_counter() - t0
+    used = r.usage
+    out = used.completion_tokens if used else 0
+    return {"seconds": round(dt, 2), "prompt_tokens": used.prompt_tokens if used else 0,
+            "completion_tokens": out, "tokens_per_s": round(out / dt, 2) if dt else 0.0}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=6, help="items per error source (faithful: the same)")
     ap.add_argument("--max-iterations", type=int, default=3)
     ap.add_argument("--budget", type=float, default=180.0, help="seconds per refinement loop")
+    ap.add_argument("--note", default="nothing else heavy ran on the 2 CPU cores", help="machine state, for the report")
     args = ap.parse_args(argv)
     from guardrail import Guard
     from guardrail.llm import LLMClient
@@ -189,10 +227,11 @@ def main(argv: list[str] | None = None) -> None:
     guard = Guard()
     meta = {"n_per_source": args.n, "max_iterations": args.max_iterations, "budget_s": args.budget,
             "model": "Qwen2.5-Coder-1.5B-Instruct Q4_K_M (local, xllamacpp, 2 threads)",
-            "note": (f"{len(items)} items ({args.n} per error source); the machine had 2 CPU cores shared with "
-                     "a training run, so seconds are an upper bound.")}
+            "note": f"{len(items)} items ({args.n} per error source); 2 CPU cores, {args.note}."}
     rows: list[dict[str, Any]] = []
     with llm_endpoint() as url:
+        meta["llm_speed"] = tokens_per_s(url)
+        print("LLM speed", meta["llm_speed"], flush=True)
         client = LLMClient(url, max_tokens=120, timeout=1200)
         for k, item in enumerate(items, 1):
             t0 = time.perf_counter()

@@ -177,16 +177,18 @@ def test_appending_a_context_sentence_never_flips_a_flagged_answer(guard: Guard,
     assert not guard.check(extra + " " + bad, APPLE).passed
 
 
-@pytest.mark.parametrize("answer", ["x", "qwertyuiop asdfghjkl", "\U0001F600\U0001F44D", "I don't know.", "No."])
+@pytest.mark.parametrize("answer", ["x", "qwertyuiop asdfghjkl", "\U0001F600\U0001F44D", "No."])
 def test_nothing_checkable_never_passes(guard: Guard, answer: str):
     r = guard.check(answer, APPLE, "When was Apple founded?")
     assert not r.passed
     assert r.abstained or r.score >= r.threshold
 
 
-@pytest.mark.parametrize("answer", ["Sorry, I'm not sure.", "I cannot answer that."])
-def test_non_answers_never_pass(guard: Guard, answer: str):
-    assert not guard.check(answer, APPLE, "When was Apple founded?").passed
+@pytest.mark.parametrize("answer", ["I don't know.", "Sorry, I'm not sure.", "I cannot answer that."])
+def test_non_answers_are_declined_not_passed_as_checked(guard: Guard, answer: str):
+    """A decline states nothing false: it passes as *declined* (issue 25), never as a checked answer."""
+    r = guard.check(answer, APPLE, "When was Apple founded?", log=False)
+    assert r.declined and r.passed and not r.flagged_nodes
 
 
 def test_a_hedge_before_a_claim_is_left_out_of_the_score(guard: Guard):
