@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from benchmarks.devdata import dev_split
 from guardrail.cli import app as cli
+from guardrail.cli import common as cli_common
 from guardrail.config import GuardConfig, load_config, save_config
 from guardrail.extract.base import Extractor
 from guardrail.guard import Guard
@@ -79,7 +80,7 @@ def fake_guard(config: str | None = None, log: Any = None) -> Guard:
 
 @pytest.fixture
 def fake(monkeypatch):
-    monkeypatch.setattr(cli, "make_guard", fake_guard)
+    monkeypatch.setattr(cli_common, "make_guard", fake_guard)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -146,7 +147,7 @@ def test_check_guard_error_isolated_to_its_line(tmp_path, monkeypatch):
                 raise ExtractionError("parser crashed")
             return super().extract(text, source=source)
 
-    monkeypatch.setattr(cli, "make_guard", lambda config=None, log=None: OverlapGuard(
+    monkeypatch.setattr(cli_common, "make_guard", lambda config=None, log=None: OverlapGuard(
         FAKE_CONFIG, extractor=Exploding(), encoder=FakeEncoder(), log=log))
     inp = _write_input(tmp_path / "in.jsonl", [GOOD[0], {"context": "Paris.", "answer": "Boom Paris."}, GOOD[2]])
     out = tmp_path / "out.jsonl"
@@ -343,7 +344,7 @@ def test_check_unexpected_exception_is_one_error_line(tmp_path, monkeypatch):
                 raise KeyError("not a GuardrailError")
             return super().extract(text, source=source)
 
-    monkeypatch.setattr(cli, "make_guard", lambda config=None, log=None: OverlapGuard(
+    monkeypatch.setattr(cli_common, "make_guard", lambda config=None, log=None: OverlapGuard(
         FAKE_CONFIG, extractor=Buggy(), encoder=FakeEncoder(), log=log))
     inp = _write_input(tmp_path / "in.jsonl", [GOOD[0], {"context": "Paris.", "answer": "Boom Paris."}, GOOD[2]])
     out = tmp_path / "out.jsonl"
