@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from guardrail import check as _check
+from guardrail import check as steps
 from guardrail.align.encoder import TextEncoder
 from guardrail.config import GuardConfig
-from guardrail.detectors import Detector
+from guardrail.detectors import AlignmentInput, Detector
 from guardrail.errors import InvalidInputError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
@@ -99,7 +99,7 @@ class Guard:
             from guardrail.models.runtime import set_threads
 
             set_threads(threads)
-        self._parts = _check.make_parts(
+        self._parts = steps.make_parts(
             config, extractor=extractor, detectors=detectors, encoder=encoder, explainer=explainer, log=log,
             sizes=(context_cache_size, context_cache_chars), kb=kb, kb_profile=kb_profile)
         #: Records that no sink accepted, oldest first: at most ``Guard.unlogged_limit``;
@@ -163,7 +163,7 @@ class Guard:
     def context_graph(self, contexts: Sequence[str]) -> KnowledgeGraph:
         """Merged graph of ``contexts`` (passage graphs come from the cache when seen before;
         the others are parsed together in one ``extract_many`` batch)."""
-        return _check.context_graph(self._parts, contexts)
+        return steps.context_graph(self._parts, contexts)
 
     # ------------------------------------------------------------------ check
     def check(
@@ -217,8 +217,14 @@ class Guard:
     def _check(self, answer: str, contexts: ContextInput, question: str | None, *, id: str | None,
                log: bool, cfg: GuardConfig) -> GuardResult:
         """One check with ``cfg`` (the knowledge-base switch checks with its own config)."""
-        result, run = _check.check_one(self._parts, answer, contexts, question, id=id, cfg=cfg)
+        result, run = steps.check_one(self._parts, answer, contexts, question, id=id, cfg=cfg,
+                                       judge_with=self._judge)
         return self._finish(result, run.contexts, log)
+
+    def _judge(self, item: AlignmentInput, cfg: GuardConfig, run: steps.Run) -> GuardResult:
+        """The verdict on a validated, extracted input: detectors, flagged nodes, explanation (a seam
+        for tests: a subclass judges without models, the rest of the check stays real)."""
+        return steps.judged(self._parts, item, cfg, run)
 
     def _finish(self, result: GuardResult, contexts: Sequence[str], log: bool) -> GuardResult:
         if log and (not result.passed or result.declined):  # a declined record keeps its event
@@ -284,7 +290,7 @@ class Guard:
         characters: each window's new passages are parsed in one batch, so memory stays bounded however
         long the batch is. Items over the size limits are not parsed.
         """
-        return _check.check_many(self._parts, self.check, items)
+        return steps.check_many(self._parts, self.check, items)
 
     async def acheck(
         self, answer: str, contexts: ContextInput | None = None, question: str | None = None,

@@ -27,7 +27,7 @@ from guardrail.config import GuardConfig, load_config, save_config
 from guardrail.extract.base import Extractor
 from guardrail.guard import Guard
 from guardrail.log.sinks import read_log
-from guardrail.types import Explanation, FlaggedNode, GuardResult, KnowledgeGraph, Node, Span
+from guardrail.types import Explanation, FlaggedNode, KnowledgeGraph, Node, Span
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -56,7 +56,7 @@ class FakeEncoder:
 class OverlapGuard(Guard):
     """A real Guard (validation, abstention, batching, logging) with a fake judge."""
 
-    def _judge(self, item, cfg, base, timings, t_all):  # type: ignore[no-untyped-def]
+    def _judge(self, item, cfg, run):  # type: ignore[no-untyped-def]
         ctx = {n.label for n in item.context_graph.nodes}
         missing = [n for n in item.claim_graph.nodes if n.label not in ctx]
         overlap = len(missing) / len(item.claim_graph.nodes)
@@ -69,8 +69,8 @@ class OverlapGuard(Guard):
             for n in missing)
         expl = Explanation(summary=f"{len(missing)} unsupported node(s).",
                            sentences=tuple(f.reason for f in flagged))
-        return GuardResult(passed=passed, score=score, detector_scores=scores, flagged_nodes=flagged,
-                           explanation=expl, timings=timings, **base)
+        return run.result(passed=passed, score=score, detector_scores=scores, flagged_nodes=flagged,
+                          explanation=expl)
 
 
 def fake_guard(config: str | None = None, log: Any = None) -> Guard:
