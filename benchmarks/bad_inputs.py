@@ -896,7 +896,7 @@ def main() -> None:
     warm = time.perf_counter() - t0
     prose, answers = _prose()
     with tempfile.TemporaryDirectory(prefix="bad_inputs_") as tmp:
-        env = Env(guard, guard._limits(), prose, answers, Path(tmp))
+        env = Env(guard, guard.config.size_limits, prose, answers, Path(tmp))
         only = set(args.only.split(",")) if args.only else set(CATEGORIES)
         cases = [c for c in build_cases(env) if c.category in only and (c.quick or not args.quick)]
         cli_specs = [s for s in cli_lines(prose, env.limits) if s[2] or not args.quick]

@@ -118,7 +118,7 @@ def write(args: argparse.Namespace, guard: object, points: list[tuple[int, float
         f"- RSS before: **{before:.0f} MB**; after {points[-1][0]} checks: **{after:.0f} MB** "
         f"({(after - before) / max(1, points[-1][0]) * 1000:.0f} kB per check over the whole run, "
         f"{late * 1000:.0f} kB per check over the second half)",
-        f"- encoder cache: {shared_encoder().cache_info()}; passage-graph cache: {len(guard._cache)} graphs",
+        f"- encoder cache: {shared_encoder().cache_info()}; passage-graph cache: {len(guard._parts.cache)} graphs",
         *args.extract_lines, "",
         "| checks | RSS (MB) |", "|---:|---:|",
         *[f"| {k} | {v:.0f} |" for k, v in points],

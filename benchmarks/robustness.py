@@ -62,20 +62,20 @@ def _fit(text: str, n: int) -> str:
 def make_guard(default_limits: bool):
     """``Guard()``; with ``default_limits`` its shipped configs take GuardConfig's default limits."""
     from guardrail import Guard
-    from guardrail.config import GuardConfig
+    from guardrail.config import GuardConfig, load_config
 
-    guard = Guard()
+    cfg = load_config("default")
     if default_limits:
         d = GuardConfig()
         keep = {k: getattr(d, k) for k in ("max_answer_chars", "max_context_chars", "max_passages")}
-        guard._configs = {n: c.model_copy(update=keep) for n, c in guard._configs.items()}
-    return guard.warm_up()
+        cfg = cfg.model_copy(update=keep)
+    return Guard(cfg).warm_up()
 
 
 def run_case(name: str, default_limits: bool = False) -> dict:
     """Run one case in this process and return its measurements."""
     guard = make_guard(default_limits)
-    lim = guard._limits()
+    lim = guard.config.size_limits
     prose, answers = _prose()
     sentences = [s.strip() + "." for s in prose.split(". ") if len(s.split()) >= 4]
     q = "What does the text say?"

@@ -159,6 +159,13 @@ class GuardConfig(BaseModel):
         _check_detectors(self)
         return self
 
+    @property
+    def size_limits(self) -> dict[str, int]:
+        """The four size limits as keyword arguments of :func:`~guardrail.validate.size_reason`
+        and :func:`~guardrail.validate.validate_input`."""
+        return {"max_context_chars": self.max_context_chars, "max_answer_chars": self.max_answer_chars,
+                "max_passages": self.max_passages, "max_claims": self.max_claims}
+
 
 def _check_detectors(cfg: GuardConfig) -> None:
     """Every ``detector_params`` key of a registered detector is a parameter of its constructor.
@@ -212,7 +219,7 @@ def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:
         path = Path(source)
         where = str(path)
         if not path.exists() and str(source) in _SHIPPED + tuple(_ALIASES):
-            return shipped_configs()[_ALIASES.get(str(source), str(source))]
+            return shipped_configs()[_ALIASES.get(str(source), str(source))]  # a fresh copy
         data = _read_json(path)
         if isinstance(data, dict) and isinstance(data.get("kb"), str) and "://" not in data["kb"][:16] \
                 and not Path(data["kb"]).is_absolute():  # a KB file next to the config
@@ -272,7 +279,9 @@ def shipped_configs() -> dict[str, GuardConfig]:
     -------
     dict
         ``{"default": ...}``; a config file that is missing from the
-        installed package falls back to :func:`default_config`.
+        installed package falls back to :func:`default_config`. Each call returns new
+        (deep) copies, so changing one (``cfg.veto["entity"] = 0.3``) changes no other
+        caller's config.
     """
     if not _CACHE:
         for name in _SHIPPED:
@@ -282,7 +291,7 @@ def shipped_configs() -> dict[str, GuardConfig]:
                 _CACHE[name] = GuardConfig.model_validate(data)
             else:  # pragma: no cover - only before the first calibration
                 _CACHE[name] = default_config().model_copy(update={"name": name})
-    return dict(_CACHE)
+    return {name: cfg.model_copy(deep=True) for name, cfg in _CACHE.items()}
 
 
 def default_config() -> GuardConfig:

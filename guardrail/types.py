@@ -11,11 +11,13 @@ retrieved passages; an *answer node* is a node of the claim graph.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from guardrail.errors import InvalidInputError
+from guardrail._frozen import FrozenDict, ReadOnlyDetails, ReadOnlyFloats, freeze
+from guardrail.graph import KnowledgeGraph, Node, Span, Triple
 
 __all__ = [
     "Span",
@@ -33,146 +35,8 @@ __all__ = [
 ]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
-
-
-class Span(BaseModel):
-    """A half-open character span ``[start, end)`` in a source text.
-
-    Parameters
-    ----------
-    start : int
-        Offset of the first character, ``>= 0``.
-    end : int
-        Offset one past the last character, ``>= start``.
-    source : int
-        Which text the offsets refer to: ``-1`` for the answer, ``0..n-1`` for the
-        n-th context passage, ``-2`` for the question.
-    """
-
-    model_config = _FROZEN
-    start: int = Field(ge=0)
-    end: int = Field(ge=0)
-    source: int = -1
-
-    @model_validator(mode="after")
-    def _check_order(self) -> Span:
-        if self.end < self.start:
-            # a ValueError, as pydantic requires of a validator (it becomes a ValidationError)
-            raise InvalidInputError(f"span end {self.end} is before start {self.start}")
-        return self
-
-    def slice(self, text: str) -> str:
-        """Return ``text[start:end]``."""
-        return text[self.start : self.end]
-
-
-class Node(BaseModel):
-    """A node of a knowledge graph: an entity, a noun chunk or a literal.
-
-    Parameters
-    ----------
-    id : str
-        Unique within its graph (e.g. ``"a:12"`` for answer offset 12).
-    text : str
-        Surface text as it appears in the source.
-    label : str
-        Normalised text used for matching (lower-cased, determiners stripped).
-    kind : str
-        spaCy entity label (``PERSON``, ``DATE``, ...), ``"NOUN"`` for a noun chunk,
-        ``"TOKEN"`` for a fallback content word, ``"LITERAL"`` for given triples.
-    span : Span or None
-        Where the node's text sits in its source; ``None`` for nodes given as
-        explicit triples without text.
-    """
-
-    model_config = _FROZEN
-    id: str
-    text: str
-    label: str
-    kind: str = "NOUN"
-    span: Span | None = None
-
-
-class Triple(BaseModel):
-    """A (subject, relation, object) triple with provenance.
-
-    Parameters
-    ----------
-    subject, object : Node
-        End points; both are also in the graph's ``nodes``.
-    relation : str
-        Normalised relation label (lemmatised verb phrase, preposition, ``"is"``...).
-    span : Span or None
-        Span of the clause or sentence the triple was extracted from.
-    pattern : str
-        The extraction pattern (``svo``, ``copula``, ``prep``, ``appos``, ``poss``,
-        ``given``...), kept for explanations and debugging.
-    """
-
-    model_config = _FROZEN
-    subject: Node
-    relation: str
-    object: Node
-    span: Span | None = None
-    pattern: str = "svo"
-
-    @property
-    def text(self) -> str:
-        """The "subject relation object" string that KEA Explain embeds."""
-        return f"{self.subject.label} {self.relation} {self.object.label}"
-
-
-class KnowledgeGraph(BaseModel):
-    """A labelled directed multigraph made of nodes and triples.
-
-    Parameters
-    ----------
-    nodes : tuple of Node
-        All nodes, including those that take part in no triple (isolated entities).
-    triples : tuple of Triple
-        Edges; each end point is one of ``nodes``.
-    texts : tuple of str
-        The source texts the spans refer to (one for a claim graph, one per passage
-        for a merged context graph; empty for graphs given as triples).
-    """
-
-    model_config = _FROZEN
-    nodes: tuple[Node, ...] = ()
-    triples: tuple[Triple, ...] = ()
-    texts: tuple[str, ...] = ()
-
-    @property
-    def is_empty(self) -> bool:
-        """True when the graph has no node at all."""
-        return not self.nodes
-
-    def node(self, node_id: str) -> Node:
-        """Return the node with ``node_id``; raise :class:`~guardrail.errors.InvalidInputError` if absent."""
-        for n in self.nodes:
-            if n.id == node_id:
-                return n
-        raise InvalidInputError(f"no node with id {node_id!r} in this graph")
-
-    @classmethod
-    def merge(cls, graphs: list[KnowledgeGraph] | tuple[KnowledgeGraph, ...]) -> KnowledgeGraph:
-        """Merge per-passage graphs into one context graph.
-
-        Node ids must already be unique across graphs (extractors prefix them with the
-        passage index). Texts are concatenated in order, so ``span.source`` indexes
-        ``texts`` of the merged graph when each input graph carries one text.
-        """
-        nodes: list[Node] = []
-        triples: list[Triple] = []
-        texts: list[str] = []
-        seen: set[str] = set()
-        for g in graphs:
-            for n in g.nodes:
-                if n.id not in seen:
-                    seen.add(n.id)
-                    nodes.append(n)
-            triples.extend(g.triples)
-            texts.extend(g.texts)
-        return cls(nodes=tuple(nodes), triples=tuple(triples), texts=tuple(texts))
+#: Fields left out of compact dumps (logs, CLI output).
+_COMPACT = {"claim_graph", "context_graph", "detectors"}
 
 
 class NodeSupport(BaseModel):
@@ -208,15 +72,15 @@ class DetectorOutput(BaseModel):
         Hallucination score in ``[0, 1]``; higher = less supported.
     node_support : tuple of NodeSupport
         Support per answer node (may be empty for answer-level detectors).
-    details : dict
-        Detector-specific numbers (e.g. ``{"EG": 0.8, "RP": 0.5}``), JSON-serialisable.
+    details : mapping
+        Detector-specific numbers (e.g. ``{"EG": 0.8, "RP": 0.5}``), JSON-serialisable; read-only.
     """
 
     model_config = _FROZEN
     name: str
     score: float = Field(ge=0.0, le=1.0)
     node_support: tuple[NodeSupport, ...] = ()
-    details: dict[str, Any] = Field(default_factory=dict)
+    details: ReadOnlyDetails = Field(default_factory=FrozenDict)
 
 
 class FlaggedNode(BaseModel):
@@ -366,8 +230,11 @@ class GuardResult(BaseModel):
         Caller-supplied id.
     question : str or None
         The question, when given.
-    detector_scores : dict of str to float
-        Each detector's hallucination score in ``[0, 1]``.
+    detector_scores : mapping of str to float
+        Each detector's hallucination score in ``[0, 1]`` (read-only).
+    detectors : tuple of DetectorOutput
+        Every detector's full output (node support, details such as GGA's PRD and SAS), in run
+        order; left out of :meth:`to_json` / :meth:`to_dict` with ``compact=True``.
     claim_graph, context_graph : KnowledgeGraph
         The answer's graph and the context graph: relation-selected (KEA Explain: each
         claim triple's most similar context triple) for a flagged answer, the full
@@ -376,8 +243,8 @@ class GuardResult(BaseModel):
         Unsupported answer nodes, in answer order.
     explanation : Explanation
         Contrastive explanation.
-    timings : dict of str to float
-        Milliseconds per stage (``validate``, ``extract``, ``encode``, ``detect``, ``explain``...).
+    timings : mapping of str to float
+        Read-only milliseconds per stage (``validate``, ``extract``, ``encode``, ``detect``, ``explain``...).
     total_ms : float
         Wall time of the whole check in milliseconds.
     config : str
@@ -396,22 +263,33 @@ class GuardResult(BaseModel):
     answer: str = ""
     id: str | None = None
     question: str | None = None
-    detector_scores: dict[str, float] = Field(default_factory=dict)
+    detector_scores: ReadOnlyFloats = Field(default_factory=FrozenDict)
+    detectors: tuple[DetectorOutput, ...] = ()
     claim_graph: KnowledgeGraph = Field(default_factory=KnowledgeGraph)
     context_graph: KnowledgeGraph = Field(default_factory=KnowledgeGraph)
     flagged_nodes: tuple[FlaggedNode, ...] = ()
     explanation: Explanation = Field(default_factory=Explanation)
-    timings: dict[str, float] = Field(default_factory=dict)
+    timings: ReadOnlyFloats = Field(default_factory=FrozenDict)
     total_ms: float = Field(default=0.0, ge=0.0)
     config: str = ""
     history: tuple[RefinementRound, ...] = ()
 
+    def __hash__(self) -> int:
+        """A hash of the verdict's fields (equal results hash equal; detector details are left out)."""
+        return hash((self.passed, self.score, self.threshold, self.abstained, self.abstain_reason, self.declined,
+                     self.answer, self.id, self.question, self.config, self.detector_scores, self.flagged_nodes))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> GuardResult:
+        """A copy with ``update`` applied (its mappings made read-only, as validation makes them)."""
+        if update:
+            update = {k: freeze(v) if k in ("detector_scores", "timings") else v for k, v in update.items()}
+        return super().model_copy(update=update, deep=deep)
+
     def to_json(self, *, compact: bool = False) -> str:
-        """Serialise to JSON; ``compact=True`` drops the two graphs (for logs and CLI output)."""
-        exclude = {"claim_graph", "context_graph"} if compact else None
-        return self.model_dump_json(exclude=exclude)
+        """Serialise to JSON; ``compact=True`` drops the two graphs and the detector outputs (for logs
+        and CLI output)."""
+        return self.model_dump_json(exclude=_COMPACT if compact else None)
 
     def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
         """Return a JSON-compatible dict; see :meth:`to_json`."""
-        exclude = {"claim_graph", "context_graph"} if compact else None
-        return self.model_dump(mode="json", exclude=exclude)
+        return self.model_dump(mode="json", exclude=_COMPACT if compact else None)

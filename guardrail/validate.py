@@ -21,7 +21,7 @@ from guardrail.text.language import looks_english
 __all__ = [
     "ValidatedInput", "validate_input", "clean_text", "nfkc_chars", "size_reason",
     "is_degenerate", "looks_english", "count_claims", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS",
-    "MAX_PASSAGES", "MAX_CLAIMS", "check_guard",
+    "MAX_PASSAGES", "MAX_CLAIMS", "check_guard", "check_fields", "context_size",
 ]
 
 # C0/C1 control characters except tab, newline, carriage return.
@@ -130,6 +130,22 @@ def check_guard(guard: object, owner: str) -> None:
         raise InvalidInputError(f"{owner}(guard=...) needs a guardrail.Guard, got {type(guard).__name__}")
 
 
+def check_fields(answer: object, question: object, id: object) -> None:
+    """Type-check the scalar fields of one input before any work is done.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming the field and the type it had.
+    """
+    if not isinstance(answer, str):
+        raise InvalidInputError(f"answer must be a str, got {type(answer).__name__}")
+    if question is not None and not isinstance(question, str):
+        raise InvalidInputError(f"question must be a str or None, got {type(question).__name__}")
+    if id is not None and not isinstance(id, str):
+        raise InvalidInputError(f"id must be a str or None, got {type(id).__name__}")
+
+
 def is_degenerate(text: str) -> bool:
     """Whether ``text`` is a long run of very few distinct tokens (``"a " * 100000``).
 
@@ -146,7 +162,7 @@ def is_degenerate(text: str) -> bool:
     return len(counts) < 0.02 * len(tokens) or counts.most_common(1)[0][1] > 0.5 * len(tokens)
 
 
-def _context_size(
+def context_size(
     contexts: object, max_passages: int = MAX_PASSAGES, max_chars: int = MAX_CONTEXT_CHARS
 ) -> tuple[int, int]:
     """(number of passages, characters) of a raw context input, without copying it.
@@ -218,7 +234,7 @@ def size_reason(
     """
     if isinstance(answer, str) and len(answer) > max_answer_chars:
         return f"answer longer than max_answer_chars={max_answer_chars}"
-    n, chars = _context_size(contexts, max_passages, max_context_chars)
+    n, chars = context_size(contexts, max_passages, max_context_chars)
     if n > max_passages:
         return f"more passages than max_passages={max_passages}"
     if chars > max_context_chars:

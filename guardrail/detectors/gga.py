@@ -21,14 +21,13 @@ Examples
 ...               detectors=[GGADetector(model, tok)])            # doctest: +SKIP
 >>> r = guard.check("ans: Delhi", [("Oberoi Group", "head office in", "Delhi")],
 ...                 question="Where is the head office of the Oberoi Group?")  # doctest: +SKIP
->>> r.detector_outputs[0].details["prd"], r.detector_outputs[0].details["sas"]  # doctest: +SKIP
+>>> r.detectors[0].details["prd"], r.detectors[0].details["sas"]  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import hashlib
 import pickle
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -162,15 +161,6 @@ class GGADetector(Detector):
         self.extractor = GGAFeatureExtractor(model, tokenizer, complement=complement)
         self.bundle = load_classifier(weights)
         self.max_triples = max_triples
-        #: The output of the latest :meth:`detect` call in this thread (``GuardResult`` keeps
-        #: only detector scores, so read PRD/SAS of a guarded answer here).
-        self._local = threading.local()
-
-    @property
-    def last_output(self) -> DetectorOutput | None:
-        """The latest :class:`DetectorOutput` of this thread (with PRD/SAS), or None."""
-        out: DetectorOutput | None = getattr(self._local, "output", None)
-        return out
 
     def features(self, item: AlignmentInput) -> tuple[GGAFeatures, list[TripleT]]:
         """PRD, SAS and bookkeeping for one item, and the pruned triples they were read on."""
@@ -199,7 +189,5 @@ class GGADetector(Detector):
                    "perplexity": f.perplexity, "n_answer_tokens": f.n_answer_tokens,
                    "threshold": float(self.bundle.get("threshold", 0.5)),
                    **surface_cues(item.answer)}
-        out = DetectorOutput(name=self.name, score=min(max(score, 0.0), 1.0), details=details)
-        self._local.output = out
-        return out
+        return DetectorOutput(name=self.name, score=min(max(score, 0.0), 1.0), details=details)
 

@@ -1,4 +1,4 @@
-"""Passage-graph cache and input helpers of :class:`guardrail.Guard` (private).
+"""Passage-graph cache of :class:`guardrail.Guard` (private).
 
 The cache maps a passage's text to its graph (extracted as source 0, re-homed per use);
 misses are parsed together in one ``extract_many`` batch under the guard's lock.
@@ -9,18 +9,14 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from guardrail.errors import InvalidInputError
 from guardrail.extract.base import Extractor
 from guardrail.types import KnowledgeGraph
-from guardrail.validate import _context_size
 
-__all__ = ["PREFETCH_WINDOW_CHARS", "CACHE_MAX_CHARS", "PassageCache", "cache_key", "check_fields", "windows"]
+__all__ = ["CACHE_MAX_CHARS", "PassageCache", "cache_key"]
 
-#: ``check_many`` parses the new passages of about this many context characters at once.
-PREFETCH_WINDOW_CHARS = 200_000
 #: Default bound of the passage characters whose graphs the cache keeps. A passage graph
 #: takes 75 (Python heap) to 125 (RSS) bytes per passage character, so this is 150 to 250 MB;
 #: the count bound alone (1,024 graphs) let RSS grow by about 0.75 MB per distinct
@@ -31,34 +27,6 @@ CACHE_MAX_CHARS = 2_000_000
 def cache_key(text: str) -> str:
     """Cache key of a passage; ``surrogatepass`` so that no str can make it raise."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def check_fields(answer: object, question: object, id: object) -> None:
-    """Type-check the scalar fields of one input before any work is done.
-
-    Raises
-    ------
-    InvalidInputError
-        Naming the field and the type it had.
-    """
-    if not isinstance(answer, str):
-        raise InvalidInputError(f"answer must be a str, got {type(answer).__name__}")
-    if question is not None and not isinstance(question, str):
-        raise InvalidInputError(f"question must be a str or None, got {type(question).__name__}")
-    if id is not None and not isinstance(id, str):
-        raise InvalidInputError(f"id must be a str or None, got {type(id).__name__}")
-
-
-def windows(rows: Sequence[dict[str, Any]], chars: int = PREFETCH_WINDOW_CHARS) -> Iterator[list[dict[str, Any]]]:
-    """Consecutive runs of ``rows`` holding about ``chars`` context characters each (at least one row)."""
-    start = 0
-    while start < len(rows):
-        end, total = start, 0
-        while end < len(rows) and (end == start or total < chars):
-            total += _context_size(rows[end].get("contexts", rows[end].get("context")))[1]
-            end += 1
-        yield list(rows[start:end])
-        start = end
 
 
 class PassageCache:

@@ -21,7 +21,6 @@ while answering raises :class:`~guardrail.errors.KnowledgeBaseError` carrying th
 
 from __future__ import annotations
 
-import copy
 import time
 import urllib.parse
 from dataclasses import dataclass, replace
@@ -39,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
 
 __all__ = ["KBLike", "KB_SUFFIXES", "PROFILES", "KBSwitch", "open_kb", "resolve_profile", "kb_config",
-           "with_kb_detector", "annotate", "attach", "show_triple"]
+           "with_kb_detector", "annotate", "show_triple"]
 
 #: What ``Guard(kb=...)`` accepts: a path to an RDF file, an http(s) endpoint URL, or a KB.
 KBLike = Union[str, Path, KnowledgeBase]
@@ -222,17 +221,17 @@ class KBSwitch:
         KnowledgeBaseError
             The KB failed; ``exc.answer`` holds ``answer``.
         """
-        from guardrail.extract.cache import check_fields
         from guardrail.extract.given import linearise, split_context_input
-        from guardrail.validate import size_reason, validate_input
+        from guardrail.validate import check_fields, size_reason, validate_input
 
         cfg = kb_config(guard.config)
         given = [] if contexts is None else contexts
         check_fields(answer, question, id)
-        if size_reason(answer, given, **guard._limits()):  # abstains before any KB work
+        limits = guard.config.size_limits
+        if size_reason(answer, given, **limits):  # abstains before any KB work
             return guard._check(answer, given, question, id=id, log=log, cfg=cfg)
         texts, graph = split_context_input(given)
-        v = validate_input(answer, texts, question, **guard._limits())  # raises on wrong types
+        v = validate_input(answer, texts, question, **limits)  # raises on wrong types
         t0 = time.perf_counter()
         ctx = self.context(guard, answer, question)
         if graph is not None:  # a given graph: its texts (or linearised triples) come first
@@ -289,24 +288,3 @@ def annotate(result: GuardResult, ctx: KBContext, kb_ms: float, kb_name: str = "
     update.update(flagged_nodes=tuple(nodes),
                   explanation=ex.model_copy(update={"sentences": sentences, "summary": summary}))
     return result.model_copy(update=update)
-
-
-def attach(guard: Guard, kb: object, profile: object = None) -> Guard:
-    """A copy of ``guard`` that checks against ``kb`` (models, caches and log sinks shared).
-
-    Raises
-    ------
-    InvalidInputError
-        A bad ``kb`` or ``profile``.
-    """
-    switch = KBSwitch.create(kb, profile)
-    new = copy.copy(guard)
-    new._kb = switch
-    new._detectors = {}
-    if switch is not None and new._custom_detectors is not None:
-        from guardrail._guard_args import fit_config
-
-        new._custom_detectors = with_kb_detector(list(new._custom_detectors))
-        names = [d.name for d in new._custom_detectors]
-        new._configs = {k: fit_config(c, names) for k, c in new._configs.items()}
-    return new

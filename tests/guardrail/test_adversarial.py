@@ -255,6 +255,6 @@ def test_passage_cache_is_bounded_by_characters_not_only_by_count():
 
 def test_guard_passes_the_character_bound_to_its_cache():
     g = Guard(extractor=NoModels(), context_cache_chars=123)
-    assert g._cache.max_chars == 123
+    assert g._parts.cache.max_chars == 123
     with pytest.raises(InvalidInputError):
         Guard(extractor=NoModels(), context_cache_chars=-1)

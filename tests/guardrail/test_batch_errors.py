@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from guardrail import Guard
 from guardrail.cli import app as cli
+from guardrail.cli import common as cli_common
 from guardrail.errors import BatchError
 from guardrail.io import read_items
 from guardrail.log.records import MemorySink
@@ -75,7 +76,7 @@ def test_report_input_with_repeated_ids_is_refused(tmp_path: Path):
 def test_output_path_that_is_a_directory_is_a_usage_error_before_any_work(tmp_path: Path, monkeypatch, option):
     inp = tmp_path / "in.jsonl"
     inp.write_text('{"answer": "x", "context": "c", "label": 0}\n', encoding="utf-8")
-    monkeypatch.setattr(cli, "make_guard", lambda *a, **k: pytest.fail("the guard was built"))
+    monkeypatch.setattr(cli_common, "make_guard", lambda *a, **k: pytest.fail("the guard was built"))
     args = {"--out": str(tmp_path / "r.jsonl")}
     args[option] = str(tmp_path)  # a directory
     argv = ["check", str(inp)] + [x for kv in args.items() for x in kv]

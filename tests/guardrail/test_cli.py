@@ -22,11 +22,12 @@ from typer.testing import CliRunner
 
 from benchmarks.devdata import dev_split
 from guardrail.cli import app as cli
+from guardrail.cli import common as cli_common
 from guardrail.config import GuardConfig, load_config, save_config
 from guardrail.extract.base import Extractor
 from guardrail.guard import Guard
 from guardrail.log.sinks import read_log
-from guardrail.types import Explanation, FlaggedNode, GuardResult, KnowledgeGraph, Node, Span
+from guardrail.types import Explanation, FlaggedNode, KnowledgeGraph, Node, Span
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -55,7 +56,7 @@ class FakeEncoder:
 class OverlapGuard(Guard):
     """A real Guard (validation, abstention, batching, logging) with a fake judge."""
 
-    def _judge(self, item, cfg, base, timings, t_all):  # type: ignore[no-untyped-def]
+    def _judge(self, item, cfg, run):  # type: ignore[no-untyped-def]
         ctx = {n.label for n in item.context_graph.nodes}
         missing = [n for n in item.claim_graph.nodes if n.label not in ctx]
         overlap = len(missing) / len(item.claim_graph.nodes)
@@ -68,8 +69,8 @@ class OverlapGuard(Guard):
             for n in missing)
         expl = Explanation(summary=f"{len(missing)} unsupported node(s).",
                            sentences=tuple(f.reason for f in flagged))
-        return GuardResult(passed=passed, score=score, detector_scores=scores, flagged_nodes=flagged,
-                           explanation=expl, timings=timings, **base)
+        return run.result(passed=passed, score=score, detector_scores=scores, flagged_nodes=flagged,
+                          explanation=expl)
 
 
 def fake_guard(config: str | None = None, log: Any = None) -> Guard:
@@ -79,7 +80,7 @@ def fake_guard(config: str | None = None, log: Any = None) -> Guard:
 
 @pytest.fixture
 def fake(monkeypatch):
-    monkeypatch.setattr(cli, "make_guard", fake_guard)
+    monkeypatch.setattr(cli_common, "make_guard", fake_guard)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -146,7 +147,7 @@ def test_check_guard_error_isolated_to_its_line(tmp_path, monkeypatch):
                 raise ExtractionError("parser crashed")
             return super().extract(text, source=source)
 
-    monkeypatch.setattr(cli, "make_guard", lambda config=None, log=None: OverlapGuard(
+    monkeypatch.setattr(cli_common, "make_guard", lambda config=None, log=None: OverlapGuard(
         FAKE_CONFIG, extractor=Exploding(), encoder=FakeEncoder(), log=log))
     inp = _write_input(tmp_path / "in.jsonl", [GOOD[0], {"context": "Paris.", "answer": "Boom Paris."}, GOOD[2]])
     out = tmp_path / "out.jsonl"
@@ -343,7 +344,7 @@ def test_check_unexpected_exception_is_one_error_line(tmp_path, monkeypatch):
                 raise KeyError("not a GuardrailError")
             return super().extract(text, source=source)
 
-    monkeypatch.setattr(cli, "make_guard", lambda config=None, log=None: OverlapGuard(
+    monkeypatch.setattr(cli_common, "make_guard", lambda config=None, log=None: OverlapGuard(
         FAKE_CONFIG, extractor=Buggy(), encoder=FakeEncoder(), log=log))
     inp = _write_input(tmp_path / "in.jsonl", [GOOD[0], {"context": "Paris.", "answer": "Boom Paris."}, GOOD[2]])
     out = tmp_path / "out.jsonl"

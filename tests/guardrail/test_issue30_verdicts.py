@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from guardrail import Guard
+from guardrail.check.judge import flag_nodes
 from guardrail.config import GuardConfig
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.verifier import VerifierDetector
-from guardrail.flag import flag_nodes
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span

@@ -210,8 +210,8 @@ def _graphs(n_ctx: int):
 
 def test_long_context_embeds_only_a_shortlist() -> None:
     from guardrail.align.relations import select_relations
+    from guardrail.check.judge import PREFETCH_CONTEXT_MAX, prefetch_embeddings
     from guardrail.detectors.base import AlignmentInput
-    from guardrail.flag import PREFETCH_CONTEXT_MAX, prefetch_embeddings
 
     claim, ctx = _graphs(2_000)
     enc = RecordingEncoder()

@@ -235,7 +235,7 @@ def test_real_qwen_05b_through_guard() -> None:
     for answer in ("ans: Delhi", "ans: Paris"):
         result = guard.check(answer, TRIPLES, question=QUESTION)
         assert not result.abstained and 0.0 <= result.detector_scores["gga"] <= 1.0
-        assert det.last_output is not None
-        details.append(det.last_output.details)
+        assert [o.name for o in result.detectors] == ["gga"]
+        details.append(result.detectors[0].details)
     assert all({"prd", "sas"} <= set(d) for d in details)
     assert details[0]["path_found"] and details[0]["path_triples"] == ["Oberoi Group head_office Delhi"]

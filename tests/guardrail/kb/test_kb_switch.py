@@ -120,7 +120,7 @@ def test_kb_config_adds_the_kb_facts_veto() -> None:
 def test_with_kb_copies_and_shares(tmp_path: Path) -> None:
     g = Guard(log=tmp_path / "log.jsonl")
     k = g.with_kb(TEN)
-    assert k is not g and k.kb is not None and g.kb is None and k._sinks is g._sinks
+    assert k is not g and k.kb is not None and g.kb is None and k._parts.sinks is g._parts.sinks
     assert k.with_kb(None).kb is None
 
 

@@ -1,4 +1,4 @@
-"""Checks of :class:`guardrail.Guard`'s constructor arguments (private module).
+"""Checks of :class:`guardrail.Guard`'s constructor arguments (private to the guard).
 
 Wrong types raise :class:`~guardrail.errors.InvalidInputError` at construction, never a
 bare ``TypeError`` then or a failure at the first check. Passed ``detectors`` are fitted
@@ -8,15 +8,14 @@ that scores with them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from guardrail.config import GuardConfig, load_config, shipped_configs
 from guardrail.errors import ConfigError, InvalidInputError
 
-__all__ = ["resolve_configs", "fit_config", "check_sizes", "check_log", "check_detectors", "check_items",
-           "kb_switch"]
+__all__ = ["resolve_config", "fit_config", "check_sizes", "check_log", "check_detectors", "kb_switch"]
 
 
 def _is_int(value: object) -> bool:
@@ -77,8 +76,8 @@ def check_detectors(detectors: object) -> list[Any] | None:
     return out
 
 
-def resolve_configs(config: object) -> dict[str, GuardConfig]:
-    """The guard's configs by name from its ``config`` argument.
+def resolve_config(config: object) -> GuardConfig:
+    """The guard's config from its ``config`` argument (``"auto"``: the shipped ``default``).
 
     Raises
     ------
@@ -88,14 +87,11 @@ def resolve_configs(config: object) -> dict[str, GuardConfig]:
         The config cannot be loaded.
     """
     if isinstance(config, GuardConfig):
-        return {config.name: config}
+        return config
     if not isinstance(config, (str, Path)):
         raise InvalidInputError(f"config must be 'auto', a shipped config name, a path or a GuardConfig, "
                                 f"got {type(config).__name__}")
-    if config == "auto":
-        return shipped_configs()
-    cfg = load_config(config)
-    return {cfg.name: cfg}
+    return shipped_configs()["default"] if config == "auto" else load_config(config)
 
 
 def fit_config(cfg: GuardConfig, names: Sequence[str]) -> GuardConfig:
@@ -136,42 +132,6 @@ def fit_config(cfg: GuardConfig, names: Sequence[str]) -> GuardConfig:
         node_source=cfg.node_source if cfg.node_source in wanted else None,
     )
     return load_config(data)
-
-
-def check_items(items: object, limits: dict[str, int]) -> list[dict[str, Any]]:
-    """The items of :meth:`~guardrail.Guard.check_many` as dicts, every one type-checked.
-
-    An item's context may be left out (``[]``): the guard abstains on it, or checks it
-    against its knowledge base.
-
-    Raises
-    ------
-    InvalidInputError
-        ``items`` is not an iterable of mappings, or an item lacks ``answer`` or has a field
-        of the wrong type (the message names the item's index).
-    """
-    from guardrail.extract.cache import check_fields
-    from guardrail.extract.given import split_context_input
-    from guardrail.validate import size_reason, validate_input
-
-    if isinstance(items, (str, bytes, bytearray, Mapping)) or not isinstance(items, Iterable):
-        raise InvalidInputError(f"items must be an iterable of mappings, got {type(items).__name__}")
-    rows: list[dict[str, Any]] = []
-    for i, it in enumerate(items):
-        if not isinstance(it, Mapping):
-            raise InvalidInputError(f"item {i} must be a mapping, got {type(it).__name__}")
-        rows.append(dict(it))
-    for i, r in enumerate(rows):
-        if "answer" not in r:
-            raise InvalidInputError(f"item {i} has no 'answer'")
-        ctx = r.get("contexts", r.get("context", []))
-        try:
-            check_fields(r["answer"], r.get("question"), r.get("id"))
-            if not size_reason(r["answer"], ctx, **limits):
-                validate_input(r["answer"], split_context_input(ctx)[0], r.get("question"), **limits)
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"item {i}: {exc}") from exc
-    return rows
 
 
 def kb_switch(kb: object, profile: object, config: GuardConfig) -> Any:

@@ -1,30 +1,86 @@
-"""Pipeline steps of :class:`guardrail.Guard` that need no guard state.
-
-Private module: re-homing cached passage graphs, batching embeddings, flagging nodes,
-building abstentions.
-"""
+"""Step 3 of a check: the detectors, their aggregate score and the flagged answer nodes
+(private to the guard)."""
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from guardrail.aggregate import combine_node_support
+from guardrail.aggregate import combine_node_support, final_score
+from guardrail.check.inputs import Run
+from guardrail.check.parts import Parts
 from guardrail.config import GuardConfig
 from guardrail.detectors import AlignmentInput
-from guardrail.types import DetectorOutput, Explanation, FlaggedNode, GuardResult, KnowledgeGraph, Node
+from guardrail.types import DetectorOutput, FlaggedNode, KnowledgeGraph, Node
 
-__all__ = ["PREFETCH_CONTEXT_MAX", "prefetch_embeddings", "abstain", "declined", "flag_nodes", "with_source"]
-
-
-def _ms(t0: float) -> float:
-    return (time.perf_counter() - t0) * 1000.0
-
+__all__ = ["PREFETCH_CONTEXT_MAX", "Verdict", "judge", "prefetch_embeddings", "flag_nodes"]
 
 #: Context-side strings are prefetched only up to this many; beyond it the detectors'
 #: own shortlists (a few candidates per claim element) embed less than the whole context.
 PREFETCH_CONTEXT_MAX = 64
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the detectors decided about one answer.
+
+    Parameters
+    ----------
+    item : AlignmentInput
+        The judged input (with the question's graph when a detector reads it).
+    outputs : tuple of DetectorOutput
+        Every detector's output, in run order.
+    score : float
+        The aggregate hallucination score (vetoes applied).
+    passed : bool
+        ``score < threshold``.
+    flagged : tuple of FlaggedNode
+        The unsupported answer nodes of a failed answer.
+    """
+
+    item: AlignmentInput
+    outputs: tuple[DetectorOutput, ...]
+    score: float
+    passed: bool
+    flagged: tuple[FlaggedNode, ...]
+
+
+def judge(parts: Parts, item: AlignmentInput, cfg: GuardConfig, run: Run) -> Verdict:
+    """Run ``cfg``'s detectors on ``item``, aggregate their scores and flag answer nodes.
+
+    Parameters
+    ----------
+    parts : Parts
+        Supplies the detectors and the extractor (question graph).
+    item : AlignmentInput
+        The validated answer, contexts, question and their graphs.
+    cfg : GuardConfig
+        Aggregation, thresholds and vetoes.
+    run : Run
+        The check in flight; the judging stages' timings are added.
+
+    Returns
+    -------
+    Verdict
+    """
+    detectors = parts.detectors_for(cfg)
+    if item.question and any(d.needs_question_graph for d in detectors):
+        with run.timed("extract_question"):
+            qgraph = parts.extractor.get().extract(item.question, source=-2)
+        item = dataclasses.replace(item, question_graph=qgraph)
+    if any(d.uses_encoder for d in detectors):
+        with run.timed("encode"):
+            prefetch_embeddings(item)
+    outputs = []
+    for det in detectors:
+        with run.timed(f"detect:{det.name}"):
+            outputs.append(det.detect(item))
+    score = final_score({o.name: o.score for o in outputs}, cfg)  # a veto flags the answer whatever the aggregate
+    passed = score < cfg.threshold
+    flagged = () if passed else flag_nodes(item.claim_graph, outputs, cfg)
+    return Verdict(item, tuple(outputs), score, passed, flagged)
 
 
 def _graph_strings(g: KnowledgeGraph) -> list[str]:
@@ -45,25 +101,6 @@ def prefetch_embeddings(item: AlignmentInput) -> None:
         texts.extend(ctx)
     if texts:
         item.encoder.encode(list(dict.fromkeys(texts)))
-
-
-def abstain(base: dict[str, Any], reason: str, timings: dict[str, float], t_all: float) -> GuardResult:
-    """The result of an answer the guard could not judge (``abstained``, not passed, score 0.5)."""
-    return GuardResult(passed=False, score=0.5, abstained=True, abstain_reason=reason,
-                       timings=timings, total_ms=_ms(t_all), **base)
-
-
-#: The explanation of a declined answer.
-DECLINED_SUMMARY = "The answer declines to answer: it states no fact, so nothing is checked against the context."
-
-
-def declined(base: dict[str, Any], cfg: GuardConfig, timings: dict[str, float], t_all: float) -> GuardResult:
-    """The result of an answer that declines as a whole: ``declined``, no flagged node, passed
-    per ``cfg.declined_passes`` (score 0, or the threshold when a decline does not pass)."""
-    passes = cfg.declined_passes
-    return GuardResult(passed=passes, declined=True, score=0.0 if passes else cfg.threshold,
-                       explanation=Explanation(summary=DECLINED_SUMMARY), timings=timings,
-                       total_ms=_ms(t_all), **base)
 
 
 def _one_per_span(low: list[tuple[Node, Any]]) -> list[tuple[Node, Any]]:
@@ -113,21 +150,3 @@ def flag_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: Gu
                     evidence=s.evidence, evidence_span=s.evidence_span)
         for n, s in low
     )
-
-
-def with_source(g: KnowledgeGraph, source: int) -> KnowledgeGraph:
-    """Re-home a passage graph extracted as source 0 to position ``source``."""
-    def node(n: Node) -> Node:
-        span = n.span.model_copy(update={"source": source}) if n.span else None
-        return n.model_copy(update={"id": f"{source}:{n.id.split(':', 1)[-1]}", "span": span})
-
-    nodes = {n.id: node(n) for n in g.nodes}
-    triples = tuple(
-        t.model_copy(update={
-            "subject": nodes.get(t.subject.id, node(t.subject)),
-            "object": nodes.get(t.object.id, node(t.object)),
-            "span": t.span.model_copy(update={"source": source}) if t.span else None,
-        })
-        for t in g.triples
-    )
-    return KnowledgeGraph(nodes=tuple(nodes.values()), triples=triples, texts=g.texts)

@@ -1,0 +1,92 @@
+"""Step 2 of a check: the claim graph and the context graph (private to the guard).
+
+Passage graphs come from the guard's cache (parsed once, as source 0, re-homed per use);
+a batch parses the new passages of each window of items in one ``extract_many`` pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from guardrail.check.inputs import Inputs, Run
+from guardrail.check.parts import Parts
+from guardrail.detectors import AlignmentInput
+from guardrail.types import GuardResult, KnowledgeGraph, Node
+from guardrail.validate import clean_text, context_size, size_reason
+
+__all__ = ["PREFETCH_WINDOW_CHARS", "with_source", "context_graph", "graphs", "windows", "prefetch_passages"]
+
+T = TypeVar("T")
+
+#: ``check_many`` parses the new passages of about this many context characters at once.
+PREFETCH_WINDOW_CHARS = 200_000
+
+
+def with_source(g: KnowledgeGraph, source: int) -> KnowledgeGraph:
+    """Re-home a passage graph extracted as source 0 to position ``source``."""
+    def node(n: Node) -> Node:
+        span = n.span.model_copy(update={"source": source}) if n.span else None
+        return n.model_copy(update={"id": f"{source}:{n.id.split(':', 1)[-1]}", "span": span})
+
+    nodes = {n.id: node(n) for n in g.nodes}
+    triples = tuple(
+        t.model_copy(update={
+            "subject": nodes.get(t.subject.id, node(t.subject)),
+            "object": nodes.get(t.object.id, node(t.object)),
+            "span": t.span.model_copy(update={"source": source}) if t.span else None,
+        })
+        for t in g.triples
+    )
+    return KnowledgeGraph(nodes=tuple(nodes.values()), triples=triples, texts=g.texts)
+
+
+def context_graph(parts: Parts, contexts: Sequence[str]) -> KnowledgeGraph:
+    """Merged graph of ``contexts`` (cached passage graphs reused, the others parsed in one batch)."""
+    found = parts.cache.graphs(list(contexts), parts.extractor.get())
+    return KnowledgeGraph.merge([g if i == 0 else with_source(g, i) for i, g in enumerate(found)])
+
+
+def graphs(parts: Parts, inputs: Inputs, run: Run) -> AlignmentInput | GuardResult:
+    """The answer's claim graph and the context graph, or an abstention when either is empty."""
+    with run.timed("extract_answer"):
+        claim = parts.extractor.get().extract(inputs.answer, source=-1)
+    with run.timed("extract_context"):
+        ctx = inputs.graph if inputs.graph is not None else context_graph(parts, inputs.contexts)
+    if claim.is_empty:
+        return run.abstain("nothing extracted from the answer")
+    if ctx.is_empty:
+        return run.abstain("nothing extracted from the context")
+    return AlignmentInput(inputs.answer, inputs.contexts, inputs.question, claim, ctx, parts.encoder.get())
+
+
+def windows(rows: Sequence[T], context: Callable[[T], object],
+            chars: int = PREFETCH_WINDOW_CHARS) -> Iterator[list[T]]:
+    """Consecutive runs of ``rows`` holding about ``chars`` context characters each (at least one
+    row); ``context(row)`` is a row's raw context."""
+    start = 0
+    while start < len(rows):
+        end, total = start, 0
+        while end < len(rows) and (end == start or total < chars):
+            total += context_size(context(rows[end]))[1]
+            end += 1
+        yield list(rows[start:end])
+        start = end
+
+
+def prefetch_passages(parts: Parts, contexts_list: Sequence[Any]) -> None:
+    """Parse the new passages of ``contexts_list`` in one batch into the cache.
+
+    Contexts over the size limits, graphs and non-str passages are skipped (the check itself
+    abstains on or raises for them); passages are cleaned as the check cleans them, so the
+    cache keys match.
+    """
+    limits = parts.config.size_limits
+    texts: list[str] = []
+    for ctx in contexts_list:
+        if isinstance(ctx, str):
+            ctx = [ctx]
+        if not isinstance(ctx, (list, tuple)) or size_reason("", ctx, **limits):
+            continue
+        texts.extend(clean_text(c) for c in ctx if isinstance(c, str) and c.strip())
+    parts.cache.prefetch(texts, parts.extractor.get())
