@@ -133,7 +133,8 @@ def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[s
            "stop": out.stop_reason, "rounds": max(0, len(out.result.history) - 1), "seconds": round(seconds, 1),
            "original": item["answer"], "final": final, "passed": out.result.passed,
            "declined": bool(getattr(first, "declined", False))}
-    lost = _lost_facts(item, final) if not first.passed else []
+    known = bool(item.get("wrong")) or item["source"] == "faithful"  # which facts were right is known
+    lost = _lost_facts(item, final) if not first.passed and known else []
     row["lost_facts"] = lost
     if item["source"] == "faithful":
         new_facts = _facts(final) - _facts(item["answer"])
@@ -182,7 +183,8 @@ def _write(rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
              f"{meta['note']} Model: {meta['model']}; LLM speed: {meta.get('llm_speed')}.", "",
              "Fixed = the final answer passes, the error span's wrong words are gone and the right fact is stated; "
              "broken = a fact of the original outside the error span is lost or changed, or the faithful part is "
-             "lost.", "", "| measure | value |", "|---|---|"]
+             "lost (HaluEval answers have no error span: only a lost faithful part counts there). The refiner tries "
+             "the evidence repair (no LLM) first, then the LLM.", "", "| measure | value |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in s.items() if k != "per_source"]
     lines += ["", "| source | items | caught | fixed |", "|---|---|---|---|"]
     lines += [f"| {k} | {v['n']} | {v['caught']} | {v['fixed']} |" for k, v in s["per_source"].items()]

@@ -37,6 +37,7 @@ from guardrail.policy.progress import LoopState as _LoopState
 from guardrail.policy.progress import is_declined
 from guardrail.policy.progress import make_round as _round
 from guardrail.policy.prompts import refinement_messages
+from guardrail.policy.repair import evidence_repair
 from guardrail.policy.retry import acall_reprompt, call_reprompt
 from guardrail.types import GuardResult
 
@@ -156,12 +157,17 @@ class Refiner(BaseRefiner):
         no retry is made and no backoff waits past it, and each request carries the
         deadline (:attr:`RefinementRequest.deadline`). An LLM failure once it is spent ends
         the loop with ``stop_reason="time_budget"`` and the fallback.
+    repair : bool
+        Before the first LLM call, try the evidence repair (:func:`~guardrail.policy.repair.evidence_repair`:
+        each wrong value replaced by the one value of its shape that the quoted evidence
+        sentence states), checked by the guard like any round (default True). It counts as
+        round 1; when the guard does not pass it, the LLM rounds follow.
     """
 
     def __init__(
         self, guard: Any, *, max_iterations: int = 5, fallback: PolicyLike = "filter",
         retry_attempts: int = 3, retry_wait: float = 0.5, refusal: str = DEFAULT_REFUSAL,
-        time_budget: float | None = 120.0,
+        time_budget: float | None = 120.0, repair: bool = True,
     ) -> None:
         if not isinstance(max_iterations, int) or not 1 <= max_iterations <= MAX_ROUNDS_LIMIT:
             raise ConfigError(f"max_iterations must be an int in 1..{MAX_ROUNDS_LIMIT}, got {max_iterations!r}")
@@ -178,6 +184,7 @@ class Refiner(BaseRefiner):
         self.retry_wait = retry_wait
         self.refusal = refusal
         self.time_budget = time_budget
+        self.repair = repair
 
     def _rounds(
         self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None,
@@ -189,6 +196,13 @@ class Refiner(BaseRefiner):
             return state.finish("declined")
         if result.passed:
             return state.finish("passed")
+        repair = evidence_repair(state.best_answer, feedback_items(state.best, texts)) if self.repair else None
+        if repair is not None:  # the evidence states the value: try it before asking the LLM
+            state.history[-1] = state.history[-1].model_copy(update={"feedback": repair[1]})
+            res = yield ("check", repair[0])
+            self.guard.log_result(res, texts, event="refinement_round", round=1)
+            state.step(1, repair[0], res)
+            state.stop = "passed" if state.best.passed else ""  # a failed repair: the LLM rounds follow
         while state.stop == "":
             state.stop = self._stop_before(state)
             if state.stop:

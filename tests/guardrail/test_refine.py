@@ -103,7 +103,7 @@ def test_worse_round_is_rejected(guard: Guard) -> None:
     first = guard.check(answer, CONTEXT, QUESTION)
     assert not first.passed
     llm = ScriptedLLM("Apple was founded in 1976.")  # fixes the year but drops a supported claim
-    out = Refiner(guard, fallback="filter").refine(answer, CONTEXT, QUESTION, llm, first=first)
+    out = Refiner(guard, fallback="filter", repair=False).refine(answer, CONTEXT, QUESTION, llm, first=first)
     assert out.rejected_rounds == (1,) and out.stop_reason == "worse"
     assert "Cupertino" in out.answer and "1999" not in out.answer and out.action == "filtered"
 

@@ -93,7 +93,8 @@ def test_feedback_fits_the_error() -> None:
 
 def test_loop_never_delivers_the_elsewhere_value_as_passed() -> None:
     guard, llm = ScriptedGuard(), ScriptedLLM(ELSEWHERE)
-    out = Refiner(guard, max_iterations=3, fallback="filter", refusal="No answer.").refine(PLANTED, CONTEXT, None, llm)
+    out = Refiner(guard, max_iterations=3, fallback="filter", refusal="No answer.", repair=False).refine(
+        PLANTED, CONTEXT, None, llm)
     assert out.action != "refined" and "1903" not in out.answer and not out.result.passed
     assert out.rejected_rounds == (1, 2) and out.stop_reason == "repeated" and len(llm.requests) == 2
     # the second prompt says why the first correction was rejected
@@ -103,13 +104,36 @@ def test_loop_never_delivers_the_elsewhere_value_as_passed() -> None:
 
 def test_loop_goes_on_after_a_rejected_round_and_accepts_the_evidence_value() -> None:
     guard, llm = ScriptedGuard(), ScriptedLLM(ELSEWHERE, RIGHT)
-    out = Refiner(guard, max_iterations=3).refine(PLANTED, CONTEXT, None, llm)
+    out = Refiner(guard, max_iterations=3, repair=False).refine(PLANTED, CONTEXT, None, llm)
     assert out.action == "refined" and out.answer == RIGHT and out.result.passed
     assert out.rejected_rounds == (1,) and guard.checked == [PLANTED, ELSEWHERE, RIGHT]
 
 
+def test_evidence_repair_fixes_a_known_value_without_the_llm() -> None:
+    guard, llm = ScriptedGuard(), ScriptedLLM(ELSEWHERE)
+    out = Refiner(guard, max_iterations=3).refine(PLANTED, CONTEXT, None, llm)
+    assert out.action == "refined" and out.answer == RIGHT and llm.requests == []
+    assert guard.checked == [PLANTED, RIGHT] and out.stop_reason == "passed"
+    assert '"1921" -> "1911"' in out.result.history[0].feedback
+
+
+class FlagsEverything(ScriptedGuard):
+    """Stands in for a guard that flags every answer on "Chemistry" (the repair cannot pass)."""
+
+    def check(self, answer: str, contexts: object, question: str | None = None, **_: object) -> GuardResult:
+        self.checked.append(answer)
+        return _flagged(answer, "1921" if "1921" in answer else "Chemistry")
+
+
+def test_a_repair_the_guard_does_not_pass_hands_over_to_the_llm() -> None:
+    guard, llm = FlagsEverything(), ScriptedLLM(ELSEWHERE)
+    out = Refiner(guard, max_iterations=3, fallback="annotate").refine(PLANTED, CONTEXT, None, llm)
+    assert guard.checked[:2] == [PLANTED, RIGHT] and len(llm.requests) >= 1
+    assert out.action != "refined"
+
+
 def test_rounds_used_up_on_unsupported_corrections_say_so() -> None:
     llm = ScriptedLLM(ELSEWHERE, "Marie Curie won the Nobel Prize in Chemistry in 1867.")
-    out = Refiner(ScriptedGuard(), max_iterations=2, fallback="annotate").refine(PLANTED, CONTEXT, None, llm)
+    out = Refiner(ScriptedGuard(), max_iterations=2, fallback="annotate", repair=False).refine(PLANTED, CONTEXT, None, llm)
     assert out.stop_reason == "unsupported" and out.rejected_rounds == (1, 2)
     assert out.action == "annotated" and out.answer.startswith("[unverified] ") and PLANTED in out.answer

@@ -39,7 +39,7 @@ def test_the_guard_alone_would_pass_the_elsewhere_value(guard: Guard) -> None:
 def test_elsewhere_value_is_not_delivered_as_passed(guard: Guard) -> None:
     llm = Scripted(ELSEWHERE)
     out = enforce(guard, "refine", PLANTED, CONTEXT, QUESTION, reprompt=llm,
-                  refiner=Refiner(guard, max_iterations=3))
+                  refiner=Refiner(guard, max_iterations=3, repair=False))
     assert out.action != "refined" and not out.result.passed and "1903" not in out.answer
     assert 1 in out.rejected_rounds
     first = llm.requests[0].feedback
@@ -48,6 +48,6 @@ def test_elsewhere_value_is_not_delivered_as_passed(guard: Guard) -> None:
 
 def test_the_evidence_value_is_accepted_after_a_rejected_round(guard: Guard) -> None:
     out = enforce(guard, "refine", PLANTED, CONTEXT, QUESTION, reprompt=Scripted(ELSEWHERE, RIGHT),
-                  refiner=Refiner(guard, max_iterations=3))
+                  refiner=Refiner(guard, max_iterations=3, repair=False))
     assert out.action == "refined" and out.answer == RIGHT and out.result.passed
     assert out.rejected_rounds == (1,)
