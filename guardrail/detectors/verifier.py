@@ -303,8 +303,8 @@ class VerifierDetector(Detector):
                  rows: list[tuple[Node, int, float]]) -> list[tuple[Node, int, float]]:
         """Name the culprit of each unsupported claim by occlusion (:mod:`~guardrail.detectors.occlusion`):
         the value whose removal raises p(supported) most (by :data:`MIN_GAIN` at least) is flagged
-        (support <= 0.3); the claim's other values, whose removal helps less than half as much, are
-        not (support >= 0.5)."""
+        (support <= 0.3); the claim's other nodes are not (support >= 0.5), except values whose
+        removal helps at least half as much (a swapped pair: both are flagged)."""
         bad = sorted({k for _, k, _ in rows if p[k] < self.unit_threshold}, key=lambda k: float(p[k]))
         cands = [(k, n.id, n.text) for k in bad for n, kk, _ in rows
                  if kk == k and (n.kind not in _GENERIC_KINDS or numbers_in(n.text, words=False))]
@@ -316,11 +316,11 @@ class VerifierDetector(Detector):
                 continue
             best = max(g, key=lambda i: g[i])
             for i, (n, kk, s) in enumerate(out):
-                if kk != k or n.id not in g:
+                if kk != k:
                     continue
                 if n.id == best:
                     out[i] = (n, kk, min(s, 0.3))
-                elif g[n.id] < 0.5 * g[best]:
+                elif g.get(n.id, 0.0) < 0.5 * g[best]:
                     out[i] = (n, kk, max(s, 0.5))
         return out
 
