@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--n-claims", type=int, default=110)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--threads", type=int, default=1, help="CPU threads of the model (2 on a quiet 2-core machine)")
     args = ap.parse_args(argv)
     random.seed(args.seed)
     items = build_items(args.n_qa, args.n_dialogue, args.n_claims, seed=args.seed)
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     import torch
 
     torch.manual_seed(args.seed)
-    model, tok = load_local_model(threads=1)
+    model, tok = load_local_model(threads=args.threads)
     fx = GGAFeatureExtractor(model, tok)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()

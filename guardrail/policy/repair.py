@@ -22,9 +22,20 @@ def _numeric(text: str) -> bool:
     return any(c.isdigit() for c in text)
 
 
+_NUM = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
 def _swap(text: str, wrong: str, value: str) -> str | None:
+    """Replace ``wrong`` in ``text`` by ``value``; when ``wrong`` holds one number and ``value`` is
+    a bare number, only that number ("roughly 410 metres" -> "roughly 140 metres")."""
     m = re.search(r"(?<!\w)" + re.escape(wrong) + r"(?!\w)", text)
-    return None if m is None else text[:m.start()] + value + text[m.end():]
+    if m is None:
+        return None
+    nums = list(_NUM.finditer(wrong))
+    if len(nums) == 1 and _NUM.fullmatch(value.strip()):
+        n = nums[0]
+        value = wrong[:n.start()] + value.strip() + wrong[n.end():]
+    return text[:m.start()] + value + text[m.end():]
 
 
 def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, str] | None:

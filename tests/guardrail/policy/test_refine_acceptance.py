@@ -137,3 +137,15 @@ def test_rounds_used_up_on_unsupported_corrections_say_so() -> None:
     out = Refiner(ScriptedGuard(), max_iterations=2, fallback="annotate", repair=False).refine(PLANTED, CONTEXT, None, llm)
     assert out.stop_reason == "unsupported" and out.rejected_rounds == (1, 2)
     assert out.action == "annotated" and out.answer.startswith("[unverified] ") and PLANTED in out.answer
+
+
+def test_evidence_repair_keeps_the_unit_around_a_replaced_number() -> None:
+    from guardrail.policy.repair import evidence_repair
+
+    answer = "The ice moved forward by roughly 410 metres."
+    item = FeedbackItem(answer, (0, len(answer)), ("roughly 410 metres",), "It advanced about 140 metres.", "value",
+                        ("140",))
+    assert evidence_repair(answer, [item]) is not None
+    assert evidence_repair(answer, [item])[0] == "The ice moved forward by roughly 140 metres."  # type: ignore[index]
+    name = FeedbackItem(answer, (0, len(answer)), ("Oslo",), "x", "value", ("Bergen",))
+    assert evidence_repair("He lives in Oslo.", [name]) is None  # names are not written in
