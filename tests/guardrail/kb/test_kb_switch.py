@@ -19,7 +19,7 @@ from guardrail import Guard
 from guardrail.cli import app as cli
 from guardrail.config import load_config
 from guardrail.errors import InvalidInputError, KnowledgeBaseError
-from guardrail.kb import RDFS, WIKIDATA, OxigraphKB, SparqlEndpointKB
+from guardrail.kb import RDFS, WIKIDATA, KnowledgeBase, OxigraphKB, SparqlEndpointKB
 from guardrail.kb.switch import KBSwitch, kb_config, open_kb, resolve_profile
 from guardrail.log.sinks import read_log
 
@@ -115,6 +115,30 @@ def test_kb_config_adds_the_kb_facts_veto() -> None:
     assert cfg.veto["kb_facts"] == 0.5 and cfg.node_source is None and cfg.name == "default+kb"
     assert cfg.weights["kb_facts"] > max(abs(w) for w in base.weights.values())
     assert kb_config(cfg) is cfg and base.veto == {}
+
+
+class _DownKB(KnowledgeBase):
+    """A knowledge base that fails every query (and counts them)."""
+
+    name = "down"
+
+    def __init__(self) -> None:
+        self.queries = 0
+
+    def query(self, sparql: str) -> list[dict[str, str]]:
+        self.queries += 1
+        raise KnowledgeBaseError("the KB is down")
+
+
+def test_a_declined_answer_does_not_ask_the_kb(tmp_path: Path) -> None:
+    kb = _DownKB()
+    g = Guard(kb=kb, log=tmp_path / "log.jsonl")
+    r = g.check("I don't know.", question="When was Kestrel Foods founded?")
+    assert r.declined and r.passed and not r.flagged_nodes and kb.queries == 0
+    (rec,) = read_log(tmp_path / "log.jsonl")
+    assert rec.event == "declined" and rec.declined
+    many = g.check_many([{"answer": "The context does not say.", "question": "Where is Kestrel Foods based?"}])
+    assert many[0].declined and kb.queries == 0
 
 
 def test_with_kb_copies_and_shares(tmp_path: Path) -> None:
