@@ -236,3 +236,21 @@ def test_kb_facts_does_not_match_relations_across_prepositions(ten: Guard) -> No
     r = ten.check("Kestrel Foods was founded by Oren Vask.")
     assert r.detector_scores["kb_facts"] == 0.0
     assert ten.check("Kestrel Foods was founded in 2008.").detector_scores["kb_facts"] == 1.0
+
+
+@pytest.mark.slow
+def test_refinement_with_a_kb_shows_the_llm_the_kb_facts(ten: Guard) -> None:
+    from guardrail.policy.refine import RefinementRequest, enforce
+    from guardrail.policy.prompts import refinement_messages
+
+    seen: list[RefinementRequest] = []
+
+    def reprompt(req: RefinementRequest) -> str:
+        seen.append(req)
+        return "Kestrel Foods is based in Dunmore."
+
+    out = enforce(ten, "refine", "Kestrel Foods is based in Tarrow.", [], "Where is Kestrel Foods based?",
+                  reprompt=reprompt)
+    assert seen and out.action == "refined" and out.answer == "Kestrel Foods is based in Dunmore."
+    assert "Kestrel Foods be based in Dunmore." in seen[0].contexts  # the KB fact, as a context sentence
+    assert '<context id="1">' in refinement_messages(seen[0])[1][1]
