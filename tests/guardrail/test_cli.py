@@ -1,6 +1,6 @@
 """Tests for the kg-guardrail command line.
 
-Most tests replace :func:`guardrail.cli.app.make_guard` with a real :class:`Guard` whose
+Most tests replace :func:`guardrail.cli.common.make_guard` with a real :class:`Guard` whose
 extractor and judge are tiny fakes (capitalised words; share of answer words missing
 from the context), so they exercise input handling, batching, logging and rendering
 without loading models. ``test_end_to_end_real_guard`` runs the real pipeline (slow).
@@ -198,6 +198,20 @@ def test_calibrate_saves_logistic_config(tmp_path, fake):
     res = runner.invoke(cli.app, ["calibrate", str(one_class), "--out", str(out), "--base", str(base)])
     assert res.exit_code == 2 and "both labels" in res.stderr
     assert runner.invoke(cli.app, ["calibrate", str(inp), "--out", str(out), "--base", "auto"]).exit_code == 2
+
+
+def test_calibrate_leaves_declined_answers_out(tmp_path, fake):
+    # a declined answer has no detector scores: it is neither fitted on nor re-scored
+    items = [{"context": "Paris is in France. Rome is in Italy.", "answer": a, "label": y} for a, y in [
+        ("Paris is in France.", 0), ("Rome is in Italy.", 0), ("Paris is in Spain.", 1), ("Rome is in Greece.", 1),
+        ("Madrid is in Spain.", 1), ("Italy has Rome.", 0), ("I don't know.", 0), ("The context does not say.", 0)]]
+    inp = _write_input(tmp_path / "in.jsonl", items)
+    base = save_config(FAKE_CONFIG, tmp_path / "base.json")
+    out = tmp_path / "tuned.json"
+    res = runner.invoke(cli.app, ["calibrate", str(inp), "--out", str(out), "--base", str(base)])
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert "calibrated on 6 item(s) (2 abstained or declined)" in res.stderr
+    assert load_config(out).aggregation == "logistic"
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".sqlite"])
