@@ -240,8 +240,8 @@ def test_kb_facts_does_not_match_relations_across_prepositions(ten: Guard) -> No
 
 @pytest.mark.slow
 def test_refinement_with_a_kb_shows_the_llm_the_kb_facts(ten: Guard) -> None:
-    from guardrail.policy.refine import RefinementRequest, enforce
     from guardrail.policy.prompts import refinement_messages
+    from guardrail.policy.refine import RefinementRequest, enforce
 
     seen: list[RefinementRequest] = []
 
