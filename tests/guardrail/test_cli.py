@@ -200,6 +200,16 @@ def test_calibrate_saves_logistic_config(tmp_path, fake):
     assert runner.invoke(cli.app, ["calibrate", str(inp), "--out", str(out), "--base", "auto"]).exit_code == 2
 
 
+def test_check_with_a_config_naming_a_kb_takes_lines_without_context(tmp_path, fake):
+    kb = REPO / "tests" / "guardrail" / "kb" / "data" / "ten_facts.ttl"
+    cfg = save_config(FAKE_CONFIG.model_copy(update={"kb": str(kb)}), tmp_path / "kb.json")
+    inp = _write_input(tmp_path / "in.jsonl", [{"id": "k", "answer": "Kestrel Foods was founded in 2003."}])
+    out = tmp_path / "out.jsonl"
+    res = runner.invoke(cli.app, ["check", str(inp), "--out", str(out), "--config", str(cfg)])
+    (row,) = _lines(out)
+    assert "error" not in row and row["config"] == "fake+kb" and "kb" in row["timings"], (row, res.output)
+
+
 def test_calibrate_leaves_declined_answers_out(tmp_path, fake):
     # a declined answer has no detector scores: it is neither fitted on nor re-scored
     items = [{"context": "Paris is in France. Rome is in Italy.", "answer": a, "label": y} for a, y in [
