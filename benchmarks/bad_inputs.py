@@ -460,6 +460,7 @@ def _cli_file_rows(env: Env, label: str, data: bytes, names: dict[int, str]) -> 
     from typer.testing import CliRunner
 
     from guardrail.cli import app as cli
+    from guardrail.cli import common
 
     raw_lines = data.splitlines()
     nonblank = [i for i, r in enumerate(raw_lines, 1) if r.strip(_BLANK)]
@@ -467,13 +468,13 @@ def _cli_file_rows(env: Env, label: str, data: bytes, names: dict[int, str]) -> 
     inp, out = env.tmp / f"cli_{label}.jsonl", env.tmp / f"cli_{label}.out.jsonl"
     inp.write_bytes(data)
     out.unlink(missing_ok=True)
-    saved = cli.make_guard
-    cli.make_guard = lambda config=None, log=None: env.guard  # the one warmed-up guard
+    saved = common.make_guard  # `check` builds its guard through guardrail.cli.common
+    common.make_guard = lambda config=None, log=None, **_: env.guard  # the one warmed-up guard
     t0 = time.perf_counter()
     try:
         res = CliRunner().invoke(cli.app, ["check", str(inp), "--out", str(out)], env={"COLUMNS": "200"})
     finally:
-        cli.make_guard = saved
+        common.make_guard = saved
     seconds = round(time.perf_counter() - t0, 3)
     crash = res.exception if res.exception is not None and not isinstance(res.exception, SystemExit) else None
     written: list[dict[str, Any]] = []

@@ -201,7 +201,7 @@ def ray_rows(
     batch_size: int = 32, num_cpus: int | None = None, address: str | None = None,
     compact: bool = True, counter: Any = None,
 ) -> Iterator[tuple[InputLine, dict[str, Any]]]:
-    """The Ray counterpart of :func:`guardrail.cli.app.run_guard`: ``(line, row)`` in input order.
+    """The Ray counterpart of :func:`guardrail.cli.common.run_guard`: ``(line, row)`` in input order.
 
     Malformed lines are answered on the driver; the others go to ``num_cpus`` workers
     (all CPUs of the cluster by default). ``counter.unlogged``, when a counter object is

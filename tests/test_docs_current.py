@@ -44,3 +44,13 @@ def test_readme_langchain_section_says_how_to_start_the_llm():
     section = _section((ROOT / "README.md").read_text(encoding="utf-8"), "## LangChain and LlamaIndex")
     assert "kg-guardrail llm serve" in section and ENDPOINT_ENV in section
     assert "local-llm" in section and "examples/langchain_rag.py" in section
+
+
+def test_readme_layout_names_files_that_exist():
+    # the layout table names each step's home under guardrail/; a refactor must not leave stale names
+    section = _section((ROOT / "README.md").read_text(encoding="utf-8"), "## Layout")
+    table = "\n".join(line for line in section.splitlines() if line.startswith("| ") and "---" not in line)
+    names = re.findall(r"`([\w/]+(?:\.py|/))`", table)
+    assert names, "the layout table names no file"
+    missing = [n for n in names if not (ROOT / "guardrail" / n).exists()]
+    assert not missing, missing

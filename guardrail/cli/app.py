@@ -138,7 +138,8 @@ def calibrate(
     rows = list(run_guard(guard, read_items(input), batch_size))
     n_bad = report_errors(rows, input)
     results, labels = labelled(rows)
-    usable = [(r, y) for r, y in zip(results, labels) if not r["abstained"]]
+    # abstained and declined answers were not scored by the detectors: nothing to fit on
+    usable = [(r, y) for r, y in zip(results, labels) if not r["abstained"] and not r.get("declined")]
     base_cfg = next(iter(guard.configs.values()))
     try:
         new = fit([r["detector_scores"] for r, _ in usable], [y for _, y in usable], base_cfg,
@@ -155,13 +156,13 @@ def calibrate(
     save_config(new, out)
     after = []
     for r in results:
-        if not r["abstained"]:
+        if not r["abstained"] and not r.get("declined"):
             score = final_score(r["detector_scores"], new)
             r = {**r, "score": score, "threshold": new.threshold, "passed": score < new.threshold}
         after.append(r)
     out_console.print(compare_table(result_metrics(results, labels), result_metrics(after, labels),
                                     title=f"{len(labels)} labelled item(s), in-sample"))
-    err_console.print(f"calibrated on {len(usable)} item(s) ({len(labels) - len(usable)} abstained); "
+    err_console.print(f"calibrated on {len(usable)} item(s) ({len(labels) - len(usable)} abstained or declined); "
                       f"threshold {new.threshold:.3f} -> {markup(out)}", highlight=False)
     if n_bad:
         raise typer.Exit(1)

@@ -67,9 +67,10 @@ def check(
     output_paths(out=out, metrics=metrics, report=report, log=log)
     kb_arg = kb_argument(kb, kb_endpoint, kb_profile)
     extraction = _extraction_options(extractor, engine, llm_base_url, llm_model, llm_timeout)
-    lines = read_items(input, context_optional=kb_arg is not None)
     sink = open_log(log)
     guard = with_kb(guard_or_exit(config, sink, extraction), kb_arg, kb_profile, engine, err_console)
+    # a KB from --kb or from the config's ``kb`` field: lines may leave their context out
+    lines = read_items(input, context_optional=getattr(guard, "kb", None) is not None)
     try:
         if policy != "annotate":
             n_bad, n_workers_unlogged = _check_refine(guard, lines, input, out, policy, llm_base_url, llm_model), 0

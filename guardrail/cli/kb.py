@@ -1,6 +1,6 @@
 """``kg-guardrail check --kb FILE | --kb-endpoint URL [--kb-profile rdfs|wikidata]``.
 
-The options of :func:`guardrail.cli.app.check` that switch knowledge-base grounding on
+The options of :func:`guardrail.cli.check_cmd.check` that switch knowledge-base grounding on
 (``Guard(kb=...)``, :mod:`guardrail.kb.switch`): the answers are checked against the KB's
 facts about their entities, merged after the line's context when it has one; a line may
 leave its context out.

@@ -214,6 +214,9 @@ class KBSwitch:
               id: str | None, log: bool) -> GuardResult:
         """:meth:`Guard.check` with this KB: facts merged after ``contexts`` (optional).
 
+        An answer that declines as a whole (``GuardResult.declined``) states no fact: it is
+        judged without asking the KB, so a KB that is down does not fail it.
+
         Raises
         ------
         InvalidInputError
@@ -222,6 +225,7 @@ class KBSwitch:
             The KB failed; ``exc.answer`` holds ``answer``.
         """
         from guardrail.extract.given import linearise, split_context_input
+        from guardrail.text.declines import is_declined
         from guardrail.validate import check_fields, size_reason, validate_input
 
         cfg = kb_config(guard.config)
@@ -232,6 +236,8 @@ class KBSwitch:
             return guard._check(answer, given, question, id=id, log=log, cfg=cfg)
         texts, graph = split_context_input(given)
         v = validate_input(answer, texts, question, **limits)  # raises on wrong types
+        if v.answer and is_declined(v.answer):  # states no fact: the KB is not asked (nor can it fail)
+            return guard._check(answer, given, question, id=id, log=log, cfg=cfg)
         t0 = time.perf_counter()
         ctx = self.context(guard, answer, question)
         if graph is not None:  # a given graph: its texts (or linearised triples) come first

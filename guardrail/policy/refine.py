@@ -67,7 +67,8 @@ class RefinementRequest:
     question : str or None
         The user's question.
     contexts : tuple of str
-        The retrieved passages (graph contexts linearised as "subject relation object.").
+        The retrieved passages (graph contexts linearised as "subject relation object."); with a
+        knowledge-base guard (``Guard(kb=...)``), the passages then one sentence per KB fact.
     answer : str
         The last (flagged) answer.
     result : GuardResult
@@ -190,7 +191,7 @@ class Refiner(BaseRefiner):
         self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None,
     ) -> Generator[_Step, Any, PolicyOutcome]:
         result: GuardResult = first if first is not None else (yield ("check", answer))
-        texts = _texts(contexts)  # what the LLM sees and the log hashes, derived once
+        texts = _loop_texts(self.guard, contexts, result)  # what the LLM sees and the log hashes, derived once
         state = _LoopState(answer, result, [_round(0, answer, result, "")], time.monotonic())
         if result.declined or is_declined(answer):
             return state.finish("declined")
@@ -318,6 +319,15 @@ def _as_list(contexts: ContextInput) -> Any:
     if isinstance(contexts, str) or not isinstance(contexts, Sequence):
         return contexts
     return list(contexts)
+
+
+def _loop_texts(guard: Any, contexts: ContextInput, first: GuardResult) -> tuple[str, ...]:
+    """The passages the loop quotes and shows the LLM: ``contexts``, or for a guard with a
+    knowledge base (``Guard(kb=...)``) the texts the first verdict was checked against (the
+    passages, then one sentence per KB fact), so a KB-only check is not refined blind."""
+    if getattr(guard, "kb", None) is not None and first.context_graph.texts:
+        return tuple(first.context_graph.texts)
+    return _texts(contexts)
 
 
 def _texts(contexts: ContextInput) -> tuple[str, ...]:

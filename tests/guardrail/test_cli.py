@@ -1,6 +1,6 @@
 """Tests for the kg-guardrail command line.
 
-Most tests replace :func:`guardrail.cli.app.make_guard` with a real :class:`Guard` whose
+Most tests replace :func:`guardrail.cli.common.make_guard` with a real :class:`Guard` whose
 extractor and judge are tiny fakes (capitalised words; share of answer words missing
 from the context), so they exercise input handling, batching, logging and rendering
 without loading models. ``test_end_to_end_real_guard`` runs the real pipeline (slow).
@@ -198,6 +198,30 @@ def test_calibrate_saves_logistic_config(tmp_path, fake):
     res = runner.invoke(cli.app, ["calibrate", str(one_class), "--out", str(out), "--base", str(base)])
     assert res.exit_code == 2 and "both labels" in res.stderr
     assert runner.invoke(cli.app, ["calibrate", str(inp), "--out", str(out), "--base", "auto"]).exit_code == 2
+
+
+def test_check_with_a_config_naming_a_kb_takes_lines_without_context(tmp_path, fake):
+    kb = REPO / "tests" / "guardrail" / "kb" / "data" / "ten_facts.ttl"
+    cfg = save_config(FAKE_CONFIG.model_copy(update={"kb": str(kb)}), tmp_path / "kb.json")
+    inp = _write_input(tmp_path / "in.jsonl", [{"id": "k", "answer": "Kestrel Foods was founded in 2003."}])
+    out = tmp_path / "out.jsonl"
+    res = runner.invoke(cli.app, ["check", str(inp), "--out", str(out), "--config", str(cfg)])
+    (row,) = _lines(out)
+    assert "error" not in row and row["config"] == "fake+kb" and "kb" in row["timings"], (row, res.output)
+
+
+def test_calibrate_leaves_declined_answers_out(tmp_path, fake):
+    # a declined answer has no detector scores: it is neither fitted on nor re-scored
+    items = [{"context": "Paris is in France. Rome is in Italy.", "answer": a, "label": y} for a, y in [
+        ("Paris is in France.", 0), ("Rome is in Italy.", 0), ("Paris is in Spain.", 1), ("Rome is in Greece.", 1),
+        ("Madrid is in Spain.", 1), ("Italy has Rome.", 0), ("I don't know.", 0), ("The context does not say.", 0)]]
+    inp = _write_input(tmp_path / "in.jsonl", items)
+    base = save_config(FAKE_CONFIG, tmp_path / "base.json")
+    out = tmp_path / "tuned.json"
+    res = runner.invoke(cli.app, ["calibrate", str(inp), "--out", str(out), "--base", str(base)])
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert "calibrated on 6 item(s) (2 abstained or declined)" in res.stderr
+    assert load_config(out).aggregation == "logistic"
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".sqlite"])

@@ -19,7 +19,7 @@ from guardrail import Guard
 from guardrail.cli import app as cli
 from guardrail.config import load_config
 from guardrail.errors import InvalidInputError, KnowledgeBaseError
-from guardrail.kb import RDFS, WIKIDATA, OxigraphKB, SparqlEndpointKB
+from guardrail.kb import RDFS, WIKIDATA, KnowledgeBase, OxigraphKB, SparqlEndpointKB
 from guardrail.kb.switch import KBSwitch, kb_config, open_kb, resolve_profile
 from guardrail.log.sinks import read_log
 
@@ -117,6 +117,30 @@ def test_kb_config_adds_the_kb_facts_veto() -> None:
     assert kb_config(cfg) is cfg and base.veto == {}
 
 
+class _DownKB(KnowledgeBase):
+    """A knowledge base that fails every query (and counts them)."""
+
+    name = "down"
+
+    def __init__(self) -> None:
+        self.queries = 0
+
+    def query(self, sparql: str) -> list[dict[str, str]]:
+        self.queries += 1
+        raise KnowledgeBaseError("the KB is down")
+
+
+def test_a_declined_answer_does_not_ask_the_kb(tmp_path: Path) -> None:
+    kb = _DownKB()
+    g = Guard(kb=kb, log=tmp_path / "log.jsonl")
+    r = g.check("I don't know.", question="When was Kestrel Foods founded?")
+    assert r.declined and r.passed and not r.flagged_nodes and kb.queries == 0
+    (rec,) = read_log(tmp_path / "log.jsonl")
+    assert rec.event == "declined" and rec.declined
+    many = g.check_many([{"answer": "The context does not say.", "question": "Where is Kestrel Foods based?"}])
+    assert many[0].declined and kb.queries == 0
+
+
 def test_with_kb_copies_and_shares(tmp_path: Path) -> None:
     g = Guard(log=tmp_path / "log.jsonl")
     k = g.with_kb(TEN)
@@ -212,3 +236,21 @@ def test_kb_facts_does_not_match_relations_across_prepositions(ten: Guard) -> No
     r = ten.check("Kestrel Foods was founded by Oren Vask.")
     assert r.detector_scores["kb_facts"] == 0.0
     assert ten.check("Kestrel Foods was founded in 2008.").detector_scores["kb_facts"] == 1.0
+
+
+@pytest.mark.slow
+def test_refinement_with_a_kb_shows_the_llm_the_kb_facts(ten: Guard) -> None:
+    from guardrail.policy.prompts import refinement_messages
+    from guardrail.policy.refine import RefinementRequest, enforce
+
+    seen: list[RefinementRequest] = []
+
+    def reprompt(req: RefinementRequest) -> str:
+        seen.append(req)
+        return "Kestrel Foods is based in Dunmore."
+
+    out = enforce(ten, "refine", "Kestrel Foods is based in Tarrow.", [], "Where is Kestrel Foods based?",
+                  reprompt=reprompt)
+    assert seen and out.action == "refined" and out.answer == "Kestrel Foods is based in Dunmore."
+    assert "Kestrel Foods be based in Dunmore." in seen[0].contexts  # the KB fact, as a context sentence
+    assert '<context id="1">' in refinement_messages(seen[0])[1][1]
