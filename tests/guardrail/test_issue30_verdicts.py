@@ -22,6 +22,7 @@ from guardrail import Guard
 from guardrail.check.judge import flag_nodes
 from guardrail.config import GuardConfig
 from guardrail.detectors.base import AlignmentInput
+from guardrail.detectors.occlusion import MAX_OCCLUSIONS
 from guardrail.detectors.verifier import VerifierDetector
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
@@ -195,7 +196,9 @@ def test_triples_verified_per_answer_are_bounded():
                           KnowledgeGraph(texts=(context,)), FakeEncoder())
     fake = CountingVerifier()
     out = VerifierDetector(fake).detect(item)
-    assert fake.calls[0] == 100 and sum(fake.calls[1:]) <= MAX_TRIPLE_CHECKS == 64
+    # the sentence claims, then at most 64 triple checks and 24 occlusions (issue 23 item 5)
+    assert fake.calls[0] == 100 and fake.calls[1] <= MAX_TRIPLE_CHECKS == 64
+    assert sum(fake.calls[2:]) <= MAX_OCCLUSIONS == 24 and len(fake.calls) <= 3
     assert out.score == pytest.approx(0.9) and len(out.node_support) == 300
 
 
