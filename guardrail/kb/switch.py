@@ -37,7 +37,7 @@ from guardrail.types import FlaggedNode, GuardResult
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
 
-__all__ = ["KBLike", "KB_SUFFIXES", "PROFILES", "KBSwitch", "open_kb", "resolve_profile", "kb_config",
+__all__ = ["attach_kb", "KBLike", "KB_SUFFIXES", "PROFILES", "KBSwitch", "open_kb", "resolve_profile", "kb_config",
            "with_kb_detector", "annotate", "show_triple"]
 
 #: What ``Guard(kb=...)`` accepts: a path to an RDF file, an http(s) endpoint URL, or a KB.
@@ -294,3 +294,19 @@ def annotate(result: GuardResult, ctx: KBContext, kb_ms: float, kb_name: str = "
     update.update(flagged_nodes=tuple(nodes),
                   explanation=ex.model_copy(update={"sentences": sentences, "summary": summary}))
     return result.model_copy(update=update)
+
+
+def attach_kb(guard: Any, kb: Any, profile: Any = None) -> Any:
+    """``guard`` checking against the knowledge base ``kb`` (``guard.with_kb``); ``guard`` itself
+    when ``kb`` is None. The one helper behind the adapters' ``kb=`` arguments.
+
+    Raises
+    ------
+    InvalidInputError
+        A bad ``kb``, or a guard object that cannot take one (no ``with_kb``).
+    """
+    if kb is None:
+        return guard
+    if not callable(getattr(guard, "with_kb", None)):
+        raise InvalidInputError(f"kb= needs a guardrail.Guard (with_kb), got {type(guard).__name__}")
+    return guard.with_kb(kb, profile)

@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
 from guardrail.errors import ConfigError, InvalidInputError
+from guardrail.kb.switch import attach_kb
 from guardrail.policy.policies import DEFAULT_REFUSAL, Policy, PolicyLike, PolicyOutcome, parse_policy
 from guardrail.policy.refine import RefinementRequest, Refiner, aenforce, enforce, refinement_messages
 from guardrail.types import GuardResult
@@ -110,21 +111,6 @@ def validate_policy(policy: PolicyLike, llm: Any, max_iterations: int, fallback:
             raise ConfigError("policy 'refine' needs llm= a langchain BaseChatModel to re-prompt")
         Refiner(None, max_iterations=max_iterations, fallback=fallback)
 
-
-def attach_kb(guard: Any, kb: Any, profile: Any = None) -> Any:
-    """``guard`` checking against the knowledge base ``kb`` (``guard.with_kb``); ``guard`` itself
-    when ``kb`` is None.
-
-    Raises
-    ------
-    InvalidInputError
-        A bad ``kb``, or a guard object that cannot take one (no ``with_kb``).
-    """
-    if kb is None:
-        return guard
-    if not callable(getattr(guard, "with_kb", None)):
-        raise InvalidInputError(f"kb= needs a guardrail.Guard (with_kb), got {type(guard).__name__}")
-    return guard.with_kb(kb, profile)
 
 
 def _messages(req: RefinementRequest) -> list[BaseMessage]:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Union
 
 from guardrail.errors import InvalidInputError
+from guardrail.kb.switch import attach_kb
 
 __all__ = [
     "Triple",
@@ -248,18 +249,3 @@ def context_texts(contexts: Sequence[Any]) -> list[str]:
     """Passages for prompts and display: triples become ``"subject relation object."``."""
     return [_sentence(c) if isinstance(c, tuple) else str(c) for c in contexts]
 
-
-def attach_kb(guard: Any, kb: Any, profile: Any = None) -> Any:
-    """``guard`` checking against the knowledge base ``kb`` (``guard.with_kb``); ``guard`` itself
-    when ``kb`` is None.
-
-    Raises
-    ------
-    InvalidInputError
-        A bad ``kb``, or a guard object that cannot take one (no ``with_kb``).
-    """
-    if kb is None:
-        return guard
-    if not callable(getattr(guard, "with_kb", None)):
-        raise InvalidInputError(f"kb= needs a guardrail.Guard (with_kb), got {type(guard).__name__}")
-    return guard.with_kb(kb, profile)
