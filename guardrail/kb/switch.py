@@ -136,9 +136,10 @@ def kb_config(cfg: GuardConfig) -> GuardConfig:
     (``node_source=None``; ``kb_facts`` weighs 2, or just more than the heaviest other
     detector, whose evidence it then overrides), so the contradicted object is flagged
     with the KB fact as its evidence.
-    A config that already runs ``kb_facts`` is returned as it is.
+    A config that already vetoes with ``kb_facts`` is returned as it is; one that runs it as a
+    plain detector (``Guard(detectors=[...], kb=...)`` fits it so) gets the veto.
     """
-    if "kb_facts" in cfg.detectors or "kb_facts" in cfg.veto:
+    if "kb_facts" in cfg.veto:
         return cfg
     data = cfg.model_dump()
     # kb_facts outweighs every other detector (if only just), so a node it contradicts keeps its KB fact as evidence

@@ -115,6 +115,21 @@ def test_kb_config_adds_the_kb_facts_veto() -> None:
     assert cfg.veto["kb_facts"] == 0.5 and cfg.node_source is None and cfg.name == "default+kb"
     assert cfg.weights["kb_facts"] > max(abs(w) for w in base.weights.values())
     assert kb_config(cfg) is cfg and base.veto == {}
+    # a config that runs kb_facts as a plain detector (Guard(detectors=[...], kb=...) fits it so) gets the veto
+    plain = load_config({**base.model_dump(), "detectors": ["verifier", "kb_facts"],
+                         "weights": {"verifier": 2.0, "kb_facts": 1.0}})
+    assert kb_config(plain).veto["kb_facts"] == 0.5 and kb_config(plain).weights["kb_facts"] > 2.0
+
+
+@pytest.mark.slow
+def test_custom_detectors_with_a_kb_keep_the_veto() -> None:
+    from guardrail.detectors.verifier import VerifierDetector
+
+    guard = Guard(detectors=[VerifierDetector()], kb=TEN)
+    right, swapped, text, _ = PAIRS[0]
+    r = guard.check(swapped)
+    assert not r.passed and [n.text for n in r.flagged_nodes] == [text] and r.config == "default+kb"
+    assert guard.check(right).passed
 
 
 class _DownKB(KnowledgeBase):
