@@ -45,7 +45,7 @@ def main() -> None:
         res = guard.check_many([{"answer": it["answer"], "contexts": it["contexts"], "question": it["question"]}
                                 for it in items])
         for it, r in zip(items, res):
-            if not r.abstained:
+            if not r.abstained and not r.declined:  # the guard scores neither
                 rows.append(r.detector_scores["verifier"])
                 labels.append(it["label"])
                 groups.append(kind)

@@ -50,6 +50,7 @@ from benchmarks.devdata import load_dev  # noqa: E402
 from guardrail import Guard  # noqa: E402
 from guardrail.aggregate import aggregate, calibrate, macro_threshold  # noqa: E402
 from guardrail.config import GuardConfig, save_config  # noqa: E402
+from guardrail.text.declines import is_declined  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 CACHE = RESULTS / "default_scores.json"
@@ -108,7 +109,7 @@ def score(sets: dict[str, list[dict[str, Any]]], detectors: list[str], cache: di
         old = cache.get(name) or [{} for _ in items]
         if len(old) != len(items):
             old = [{} for _ in items]
-        cache[name] = [{"label": it["label"], "kind": it["kind"], "abstained": r.abstained,
+        cache[name] = [{"label": it["label"], "kind": it["kind"], "abstained": r.abstained, "declined": r.declined,
                         "scores": {**o.get("scores", {}), **dict(r.detector_scores)}}
                        for it, r, o in zip(items, res, old)]
         print(f"scored {name}: {len(items)} items in {time.perf_counter() - t0:.0f}s", flush=True)
@@ -121,7 +122,7 @@ def _rows(cache: dict[str, Any], tag: str) -> tuple[list[dict[str, float]], list
     for name, items in cache.items():
         if name.startswith(tag + ":"):
             for r in items:
-                if not r["abstained"]:
+                if not r["abstained"] and not r.get("declined"):  # the guard scores neither
                     rows.append(r["scores"])
                     y.append(r["label"])
                     groups.append(name.split(":", 1)[1])
@@ -192,16 +193,21 @@ def report(cache: dict[str, Any], cfg: GuardConfig, candidates: list[str]) -> di
     kind the share judged correctly (errors caught, supported claims passed)."""
     out: dict[str, Any] = {}
     for name, items in cache.items():
-        ok = [r for r in items if not r["abstained"]]
-        y = np.array([r["label"] for r in ok])
-        s = np.array([aggregate(r["scores"], cfg) for r in ok])
-        flag = s >= cfg.threshold
+        # as the guard delivers them: an abstention is flagged (score 1), a declined answer passes (score 0)
+        y = np.array([r["label"] for r in items])
+        s = np.array([1.0 if r["abstained"] else 0.0 if r.get("declined") else aggregate(r["scores"], cfg)
+                      for r in items])
+        flag = np.array([bool(r["abstained"]) or (not r.get("declined") and si >= cfg.threshold)
+                         for r, si in zip(items, s)])
+        ok = [r for r in items if not r["abstained"] and not r.get("declined")]
+        y_ok = np.array([r["label"] for r in ok])
         kinds: dict[str, list[bool]] = defaultdict(list)
-        for r, f in zip(ok, flag):
+        for r, f in zip(items, flag):
             kinds[r["kind"]].append(bool(f) == bool(r["label"]))
-        out[name] = {"n": len(items), "abstained": len(items) - len(ok), "balanced_accuracy": round(_bacc(y, flag), 4),
-                     "roc_auc": _auc(y, s),
-                     "signals": {d: _auc(y, np.array([r["scores"].get(d, 0.0) for r in ok])) for d in candidates
+        out[name] = {"n": len(items), "abstained": sum(bool(r["abstained"]) for r in items),
+                     "declined": sum(bool(r.get("declined")) for r in items),
+                     "balanced_accuracy": round(_bacc(y, flag), 4), "roc_auc": _auc(y, s),
+                     "signals": {d: _auc(y_ok, np.array([r["scores"].get(d, 0.0) for r in ok])) for d in candidates
                                  if all(d in r["scores"] for r in ok)},
                      "by_kind": {k: {"n": len(v), "correct": round(sum(v) / len(v), 4)} for k, v in sorted(kinds.items())}}
     return out
@@ -240,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     candidates = args.candidates.split(",")
     sets = load_sets(args.limit, args.long_limit)
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
+    for name, items in sets.items():  # rows cached before declined answers existed: mark them as the guard does
+        for it, r in zip(items, cache.get(name, [])):
+            r.setdefault("declined", is_declined(it["answer"]))
     have = {d for items in cache.values() for r in items[:1] for d in r["scores"]}
     todo = sorted(set(args.rescore.split(",")) - {""} | (set(CANDIDATES) | set(candidates)) - have)
     if todo or set(sets) - set(cache):

@@ -121,6 +121,17 @@ def fact_list_pairs(pools: dict[str, list[str]], rng: random.Random, n: int = 20
                     max_words: int = 170) -> list[dict]:
     """``n`` supported claims over fact lists, each paired with an unsupported edit of itself.
 
+    Parameters
+    ----------
+    pools : dict of str to list of str
+        Names by type (``PERSON``, ``ORG``, ``GPE``; :func:`entity_pools`), each non-empty.
+    rng : random.Random
+        Seeded generator (the pairs are reproducible).
+    n : int
+        Supported claims (>= 1); ``2 n`` pairs are returned.
+    max_words : int
+        Evidence budget per claim in words, as at inference (default 170).
+
     Returns
     -------
     list of dict

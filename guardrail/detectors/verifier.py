@@ -200,6 +200,8 @@ class VerifierDetector(Detector):
         for nm, v in (("unit_threshold", unit_threshold), ("grounding_weight", grounding_weight)):
             if not 0.0 <= v <= 1.0:
                 raise InvalidInputError(f"{nm} must be in [0, 1], got {v!r}")
+        if not isinstance(occlusion, bool):
+            raise InvalidInputError(f"occlusion must be a bool, got {occlusion!r}")
         self._verifier = verifier
         self.max_evidence_words = max_evidence_words
         self.unit_threshold = unit_threshold

@@ -176,6 +176,8 @@ class Refiner(BaseRefiner):
             raise ConfigError(f"retry_attempts must be >= 1, got {retry_attempts!r}")
         if time_budget is not None and not time_budget > 0:
             raise ConfigError(f"time_budget must be > 0 seconds or None, got {time_budget!r}")
+        if not isinstance(repair, bool):
+            raise ConfigError(f"repair must be a bool, got {repair!r}")
         self.fallback = parse_policy(fallback)
         if self.fallback.kind is Policy.REFINE:
             raise ConfigError("fallback cannot be 'refine'")

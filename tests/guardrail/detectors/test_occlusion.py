@@ -58,3 +58,45 @@ def test_the_real_guard_flags_the_swapped_value_not_the_names_around_it(guard: G
     r = guard.check(answer, CONTEXT, log=False)
     assert not r.passed
     assert [n.text for n in r.flagged_nodes] == [culprit]
+
+
+def _item(answer: str, context: str, values: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _fakes import FakeEncoder
+
+    from guardrail.detectors.base import AlignmentInput
+    from guardrail.types import KnowledgeGraph, Node, Span
+
+    nodes = tuple(Node(id=f"-1:{answer.index(t)}", text=t, label=t.lower(), kind=kind,
+                       span=Span(start=answer.index(t), end=answer.index(t) + len(t), source=-1)) for t, kind in values)
+    return AlignmentInput(answer, (context,), None, KnowledgeGraph(nodes=nodes), KnowledgeGraph(texts=(context,)),
+                          FakeEncoder())
+
+
+@pytest.mark.parametrize("occlusion", [True, False])
+def test_only_the_culprit_is_flagged_with_occlusion(occlusion: bool) -> None:
+    """Scripted verifier (as above): both "1995" and "Monterrey" are ungrounded in the evidence, so
+    without occlusion both get support below 0.5; occlusion finds that only removing "1995" helps."""
+    from guardrail.detectors.verifier import VerifierDetector
+
+    answer = "Ardwyn was founded in 1995 in Monterrey."
+    item = _item(answer, "Ardwyn was founded in 1989 in Quebec.", [("1995", "DATE"), ("Monterrey", "GPE")])
+    out = VerifierDetector(_Scripted(), occlusion=occlusion).detect(item)
+    low = sorted(s.node_id for s in out.node_support if s.support < 0.5)
+    culprit = f"-1:{answer.index('1995')}"
+    assert low == ([culprit] if occlusion else sorted([culprit, f"-1:{answer.index('Monterrey')}"]))
+    assert out.score == pytest.approx(0.8)  # the answer's score does not change
+
+
+def test_bad_switches_are_typed_errors() -> None:
+    from guardrail.detectors.verifier import VerifierDetector
+    from guardrail.errors import ConfigError, InvalidInputError
+    from guardrail.policy.refine import Refiner
+
+    with pytest.raises(InvalidInputError):
+        VerifierDetector(_Scripted(), occlusion="yes")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError):
+        Refiner(None, repair=1)  # type: ignore[arg-type]
