@@ -56,7 +56,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 CACHE = RESULTS / "default_scores.json"
 #: Signals scored for every item; torch-free at check time (KG-Guard and GGA need torch).
 CANDIDATES = ["verifier", "lexical_worst", "novelty", "entity", "relation", "grounding", "wl_kernel",
-              "kg_slots", "kg_roles", "kg_literals", "kg_negation"]
+              "kg_slots", "kg_roles", "kg_literals", "kg_negation", "kg_swaps"]
 #: Signals the shipped default may combine. Left out: the n-gram ``lexical_worst`` / ``novelty``
 #: (they reward copied wording) and the ``kg_*`` checks: together they added 0.004 balanced accuracy
 #: on the report sets here for about 50 ms per answer (``benchmarks/results/default_fit.md``), so

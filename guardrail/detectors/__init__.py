@@ -17,6 +17,7 @@ gga                :class:`~.gga.GGADetector` (white-box)           GGA (003): P
 kb_facts           :class:`~.kb_facts.KBFactsDetector`              KEA Explain (000): KB facts
 kg_slots           :class:`~.kg_values.SlotContradictionDetector`   KEA Explain: contradictory pairs
 kg_literals        :class:`~.kg_values.LiteralGroundingDetector`    HalluGraph EG / GraphEval literals
+kg_swaps           :class:`~.kg_swaps.SwapDetector`                 KEA Explain: contradictory pairs
 kg_roles           :class:`~.kg_roles.RoleSwapDetector`             HalluGraph (004): RP, roles
 kg_negation        :class:`~.kg_negation.NegationDetector`          GraphEval: negated claims
 lexical*           :class:`~.support.LexicalSupportDetector`        baselines
@@ -66,6 +67,7 @@ REGISTRY: dict[str, DetectorSpec] = {
     "kb_facts": _row("guardrail.detectors.kb_facts:KBFactsDetector"),
     "kg_slots": _row("guardrail.detectors.kg_values:SlotContradictionDetector"),
     "kg_literals": _row("guardrail.detectors.kg_values:LiteralGroundingDetector"),
+    "kg_swaps": _row("guardrail.detectors.kg_swaps:SwapDetector"),
     "kg_roles": _row("guardrail.detectors.kg_roles:RoleSwapDetector"),
     "kg_negation": _row("guardrail.detectors.kg_negation:NegationDetector"),
     "lexical": _row(_LEX),
