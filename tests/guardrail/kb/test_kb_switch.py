@@ -163,6 +163,42 @@ def test_with_kb_copies_and_shares(tmp_path: Path) -> None:
     assert k.with_kb(None).kb is None
 
 
+def _names(g: Guard) -> list[str]:
+    return [d.name for d in g._parts.detectors_for(g.config)]
+
+
+def test_with_kb_none_restores_the_guard_without_a_kb() -> None:
+    from guardrail.detectors.verifier import VerifierDetector
+
+    plain = Guard(detectors=[VerifierDetector()])
+    for g in (plain.with_kb(TEN).with_kb(None), Guard(detectors=[VerifierDetector()], kb=TEN).with_kb(None),
+              plain.with_kb(TEN).with_kb(TEN).with_kb(None)):
+        assert g.kb is None and g.config == plain.config and _names(g) == _names(plain) == ["verifier"]
+    k = plain.with_kb(TEN)
+    assert _names(k) == ["verifier", "kb_facts"] and _names(k.with_kb(TEN)) == ["verifier", "kb_facts"]
+    # a kb_facts the caller passed stays theirs: with_kb(None) keeps it
+    from guardrail.detectors.kb_facts import KBFactsDetector
+
+    own = Guard(detectors=[VerifierDetector(), KBFactsDetector()], kb=TEN).with_kb(None)
+    assert _names(own) == ["verifier", "kb_facts"]
+    default = Guard()
+    assert default.with_kb(TEN).with_kb(None).config == default.config and default.with_kb(None).config == default.config
+
+
+@pytest.mark.slow
+def test_with_kb_none_judges_a_swapped_fact_as_without_a_kb(guard: Guard) -> None:
+    from guardrail.detectors.verifier import VerifierDetector
+
+    plain = Guard(detectors=[VerifierDetector()], extractor=guard.extractor, encoder=guard.encoder)
+    back = plain.with_kb(TEN).with_kb(None)
+    _, swapped, _, _ = PAIRS[4]
+    text = ["Kestrel Foods is a grocer in the north; its head office is in Tarrow."]  # the swap, stated here
+    want, got = plain.check(swapped, text), back.check(swapped, text)
+    assert got.passed == want.passed and got.score == pytest.approx(want.score) and got.config == want.config
+    assert "kb_facts" not in got.detector_scores and got.detector_scores == pytest.approx(want.detector_scores)
+    assert not plain.with_kb(TEN).check(swapped, text).passed  # with the KB the same answer is vetoed
+
+
 def test_cli_kb_usage_errors(tmp_path: Path) -> None:
     inp = tmp_path / "in.jsonl"
     inp.write_text(json.dumps({"answer": "Oren Vask founded Kestrel Foods."}) + "\n", encoding="utf-8")
