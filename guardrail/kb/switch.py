@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Union
 from guardrail.config import GuardConfig, load_config
 from guardrail.errors import InvalidInputError, KnowledgeBaseError
 from guardrail.kb.base import KnowledgeBase
-from guardrail.kb.context import KBContext, kb_context
+from guardrail.kb.context import KBContext, kb_context, linking_extractor
 from guardrail.kb.profile import RDFS, WIKIDATA, VocabularyProfile
 from guardrail.types import FlaggedNode, GuardResult
 
@@ -200,6 +200,9 @@ class KBSwitch:
     def context(self, guard: Guard, answer: str, question: str | None) -> KBContext:
         """Link the entities of ``answer`` and ``question`` and fetch their facts.
 
+        Mentions come from spaCy (:func:`~guardrail.kb.context.linking_extractor`): the
+        guard's extractor when it is spaCy, never an LLM one (``extractor: "llm"``).
+
         Raises
         ------
         KnowledgeBaseError
@@ -207,7 +210,7 @@ class KBSwitch:
         """
         try:
             return kb_context(self.kb, answer, question, hops=self.hops, max_facts=self.max_facts,
-                              profile=self.profile, extractor=guard.extractor)
+                              profile=self.profile, extractor=linking_extractor(guard.extractor))
         except KnowledgeBaseError as exc:
             raise KnowledgeBaseError(str(exc), answer=answer) from exc
 

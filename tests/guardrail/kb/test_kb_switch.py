@@ -19,9 +19,11 @@ from guardrail import Guard
 from guardrail.cli import app as cli
 from guardrail.config import load_config
 from guardrail.errors import InvalidInputError, KnowledgeBaseError
+from guardrail.extract.base import Extractor
 from guardrail.kb import RDFS, WIKIDATA, KnowledgeBase, OxigraphKB, SparqlEndpointKB
 from guardrail.kb.switch import KBSwitch, kb_config, open_kb, resolve_profile
 from guardrail.log.sinks import read_log
+from guardrail.types import KnowledgeGraph
 
 
 def free_port() -> int:
@@ -197,6 +199,41 @@ def test_with_kb_none_judges_a_swapped_fact_as_without_a_kb(guard: Guard) -> Non
     assert got.passed == want.passed and got.score == pytest.approx(want.score) and got.config == want.config
     assert "kb_facts" not in got.detector_scores and got.detector_scores == pytest.approx(want.detector_scores)
     assert not plain.with_kb(TEN).check(swapped, text).passed  # with the KB the same answer is vetoed
+
+
+class _StandInLLMExtractor(Extractor):
+    """A scripted stand-in for an LLM extractor (``extractor: "llm"``): entity linking must not
+    call it (spaCy finds the mentions), so it raises while ``linking`` is set; otherwise it
+    records the call and delegates to the real spaCy extractor, as the guard's check uses it."""
+
+    name = "llm-stand-in"
+
+    def __init__(self, spacy: Extractor, *, linking: bool) -> None:
+        self.spacy, self.linking, self.calls = spacy, linking, []
+
+    def extract(self, text: str, *, source: int = -1) -> KnowledgeGraph:
+        if self.linking:
+            raise AssertionError(f"the LLM extractor was called during entity linking on {text!r}")
+        self.calls.append((source, text))
+        return self.spacy.extract(text, source=source)
+
+
+@pytest.mark.slow
+def test_entity_linking_never_calls_an_llm_extractor(guard: Guard) -> None:
+    right, swapped, wrong, fact = PAIRS[4]
+    question = "Where is Kestrel Foods based?"
+    stand_in = _StandInLLMExtractor(guard.extractor, linking=True)
+    g = Guard(extractor=stand_in, encoder=guard.encoder, kb=TEN)
+    ctx = g.kb.context(g, swapped, question)  # linking and fetching only: the stand-in raises if called
+    assert "Kestrel Foods" in {e.label for e in ctx.entities} and fact in {f.iris for f in ctx.facts}
+    # a whole check calls the LLM extractor just as a check of the same facts given as context does
+    stand_in.linking = False
+    r = g.check(swapped, question=question)
+    with_kb, stand_in.calls = stand_in.calls, []
+    Guard(extractor=stand_in, encoder=guard.encoder).check(swapped, ctx.graph, question)
+    assert with_kb == stand_in.calls and (-1, swapped) in with_kb
+    assert not r.passed and [n.kb_fact for n in r.flagged_nodes if n.text == wrong] == [fact]
+    assert g.check(right, question=question).passed
 
 
 def test_cli_kb_usage_errors(tmp_path: Path) -> None:
