@@ -73,6 +73,8 @@ class Parts:
         Where flagged results are written.
     extractor, encoder, explainer : Lazy
         The models, made on first use.
+    plain : tuple or None
+        ``(custom, config)`` before a KB added ``kb_facts`` to ``custom``; ``with_kb`` starts from it.
     """
 
     config: GuardConfig
@@ -85,6 +87,7 @@ class Parts:
     encoder: Lazy[TextEncoder]
     explainer: Lazy[Explainer]
     _built: dict[str, list[Detector]] = field(default_factory=dict, compare=False, repr=False)
+    plain: tuple[tuple[Detector, ...] | None, GuardConfig] | None = None
 
     def detectors_for(self, config: GuardConfig) -> list[Detector]:
         """The detector instances of ``config`` (the passed ones, or built once per config)."""
@@ -107,11 +110,13 @@ class Parts:
         from guardrail.kb.switch import KBSwitch, with_kb_detector
 
         switch = KBSwitch.create(kb, profile)
-        custom, config = self.custom, self.config
-        if switch is not None and custom is not None:
-            custom = tuple(with_kb_detector(list(custom)))
-            config = fit_config(config, [d.name for d in custom])
-        return dataclasses.replace(self, kb=switch, custom=custom, config=config, _built={})
+        plain = self.plain or (self.custom, self.config)  # without a KB's kb_facts
+        custom, config = plain
+        added = with_kb_detector(list(custom)) if switch is not None and custom is not None else []
+        if custom is not None and len(added) > len(custom):
+            custom, config = tuple(added), fit_config(config, [d.name for d in added])
+        return dataclasses.replace(self, kb=switch, custom=custom, config=config, _built={},
+                                   plain=plain if custom is not plain[0] else None)
 
 
 def make_parts(
@@ -131,10 +136,14 @@ def make_parts(
     custom = check_detectors(detectors)
     cfg = resolve_config(config)
     switch = kb_switch(kb, kb_profile, cfg)
+    plain = None
     if switch is not None and custom is not None:
         from guardrail.kb.switch import with_kb_detector
 
-        custom = with_kb_detector(custom)
+        added = with_kb_detector(custom)
+        if added is not custom:  # what with_kb(None) restores
+            plain = (tuple(custom), fit_config(cfg, [d.name for d in custom]))
+        custom = added
     if custom is None:
         check_params([cfg])
     else:
@@ -144,7 +153,7 @@ def make_parts(
     lock = threading.RLock()
     return Parts(
         config=cfg, custom=None if custom is None else tuple(custom), kb=switch,
-        cache=PassageCache(sizes[0], lock, sizes[1]), lock=lock, sinks=tuple(open_sinks(log)),
+        cache=PassageCache(sizes[0], lock, sizes[1]), lock=lock, sinks=tuple(open_sinks(log)), plain=plain,
         extractor=Lazy(lambda: _config_extractor(cfg)) if extractor is None else _given(extractor),
         encoder=Lazy(_shared_encoder) if encoder is None else _given(encoder),
         explainer=Lazy(_kea_explainer) if explainer is None else _given(explainer),

@@ -22,7 +22,7 @@ from guardrail.kb.linking import EntityLinker, LinkedEntity, mentions_from_graph
 from guardrail.kb.profile import RDFS, VocabularyProfile
 from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph
 
-__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor"]
+__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor", "linking_extractor"]
 
 _EXTRACTOR: list[Extractor] = []
 _LINKERS: dict[tuple[int, str], EntityLinker] = {}
@@ -35,6 +35,30 @@ def default_extractor() -> Extractor:
 
         _EXTRACTOR.append(SpacyExtractor())
     return _EXTRACTOR[0]
+
+
+def linking_extractor(extractor: Extractor | None = None) -> Extractor:
+    """The extractor that finds a guard's mentions to link: spaCy, never an LLM.
+
+    Linking needs only named entities and noun chunks, which spaCy finds in milliseconds;
+    an LLM extractor (``extractor: "llm"``) would cost an LLM call on the answer and
+    another on the question before any fact is fetched. So ``extractor`` is used only
+    when it is a :class:`~guardrail.extract.spacy_extractor.SpacyExtractor` (its pipeline
+    is loaded already); any other (an LLM or a custom extractor) gives
+    :func:`default_extractor`.
+
+    Parameters
+    ----------
+    extractor : Extractor or None
+        The guard's extractor.
+
+    Returns
+    -------
+    Extractor
+    """
+    from guardrail.extract.spacy_extractor import SpacyExtractor
+
+    return extractor if isinstance(extractor, SpacyExtractor) else default_extractor()
 
 
 def _linker(kb: KnowledgeBase, profile: VocabularyProfile) -> EntityLinker:

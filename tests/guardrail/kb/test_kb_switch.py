@@ -19,9 +19,11 @@ from guardrail import Guard
 from guardrail.cli import app as cli
 from guardrail.config import load_config
 from guardrail.errors import InvalidInputError, KnowledgeBaseError
+from guardrail.extract.base import Extractor
 from guardrail.kb import RDFS, WIKIDATA, KnowledgeBase, OxigraphKB, SparqlEndpointKB
 from guardrail.kb.switch import KBSwitch, kb_config, open_kb, resolve_profile
 from guardrail.log.sinks import read_log
+from guardrail.types import KnowledgeGraph
 
 
 def free_port() -> int:
@@ -161,6 +163,77 @@ def test_with_kb_copies_and_shares(tmp_path: Path) -> None:
     k = g.with_kb(TEN)
     assert k is not g and k.kb is not None and g.kb is None and k._parts.sinks is g._parts.sinks
     assert k.with_kb(None).kb is None
+
+
+def _names(g: Guard) -> list[str]:
+    return [d.name for d in g._parts.detectors_for(g.config)]
+
+
+def test_with_kb_none_restores_the_guard_without_a_kb() -> None:
+    from guardrail.detectors.verifier import VerifierDetector
+
+    plain = Guard(detectors=[VerifierDetector()])
+    for g in (plain.with_kb(TEN).with_kb(None), Guard(detectors=[VerifierDetector()], kb=TEN).with_kb(None),
+              plain.with_kb(TEN).with_kb(TEN).with_kb(None)):
+        assert g.kb is None and g.config == plain.config and _names(g) == _names(plain) == ["verifier"]
+    k = plain.with_kb(TEN)
+    assert _names(k) == ["verifier", "kb_facts"] and _names(k.with_kb(TEN)) == ["verifier", "kb_facts"]
+    # a kb_facts the caller passed stays theirs: with_kb(None) keeps it
+    from guardrail.detectors.kb_facts import KBFactsDetector
+
+    own = Guard(detectors=[VerifierDetector(), KBFactsDetector()], kb=TEN).with_kb(None)
+    assert _names(own) == ["verifier", "kb_facts"]
+    default = Guard()
+    assert default.with_kb(TEN).with_kb(None).config == default.config and default.with_kb(None).config == default.config
+
+
+@pytest.mark.slow
+def test_with_kb_none_judges_a_swapped_fact_as_without_a_kb(guard: Guard) -> None:
+    from guardrail.detectors.verifier import VerifierDetector
+
+    plain = Guard(detectors=[VerifierDetector()], extractor=guard.extractor, encoder=guard.encoder)
+    back = plain.with_kb(TEN).with_kb(None)
+    _, swapped, _, _ = PAIRS[4]
+    text = ["Kestrel Foods is a grocer in the north; its head office is in Tarrow."]  # the swap, stated here
+    want, got = plain.check(swapped, text), back.check(swapped, text)
+    assert got.passed == want.passed and got.score == pytest.approx(want.score) and got.config == want.config
+    assert "kb_facts" not in got.detector_scores and got.detector_scores == pytest.approx(want.detector_scores)
+    assert not plain.with_kb(TEN).check(swapped, text).passed  # with the KB the same answer is vetoed
+
+
+class _StandInLLMExtractor(Extractor):
+    """A scripted stand-in for an LLM extractor (``extractor: "llm"``): entity linking must not
+    call it (spaCy finds the mentions), so it raises while ``linking`` is set; otherwise it
+    records the call and delegates to the real spaCy extractor, as the guard's check uses it."""
+
+    name = "llm-stand-in"
+
+    def __init__(self, spacy: Extractor, *, linking: bool) -> None:
+        self.spacy, self.linking, self.calls = spacy, linking, []
+
+    def extract(self, text: str, *, source: int = -1) -> KnowledgeGraph:
+        if self.linking:
+            raise AssertionError(f"the LLM extractor was called during entity linking on {text!r}")
+        self.calls.append((source, text))
+        return self.spacy.extract(text, source=source)
+
+
+@pytest.mark.slow
+def test_entity_linking_never_calls_an_llm_extractor(guard: Guard) -> None:
+    right, swapped, wrong, fact = PAIRS[4]
+    question = "Where is Kestrel Foods based?"
+    stand_in = _StandInLLMExtractor(guard.extractor, linking=True)
+    g = Guard(extractor=stand_in, encoder=guard.encoder, kb=TEN)
+    ctx = g.kb.context(g, swapped, question)  # linking and fetching only: the stand-in raises if called
+    assert "Kestrel Foods" in {e.label for e in ctx.entities} and fact in {f.iris for f in ctx.facts}
+    # a whole check calls the LLM extractor just as a check of the same facts given as context does
+    stand_in.linking = False
+    r = g.check(swapped, question=question)
+    with_kb, stand_in.calls = stand_in.calls, []
+    Guard(extractor=stand_in, encoder=guard.encoder).check(swapped, ctx.graph, question)
+    assert with_kb == stand_in.calls and (-1, swapped) in with_kb
+    assert not r.passed and [n.kb_fact for n in r.flagged_nodes if n.text == wrong] == [fact]
+    assert g.check(right, question=question).passed
 
 
 def test_cli_kb_usage_errors(tmp_path: Path) -> None:
