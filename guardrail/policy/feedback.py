@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from guardrail.policy.numbers import is_number, number_value, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
@@ -143,20 +144,38 @@ def _candidates(wrong: str, claim: str, evidence: str) -> list[str]:
     """Values of the wrong word's shape that the evidence states and the claim does not: any
     number for a number; for a name, a name in the same slot (sharing a neighbouring word,
     so "a loan from IBM" is an added detail, not a wrong name)."""
-    number = any(c.isdigit() for c in wrong)
+    number = is_number(wrong)
     if not number and not wrong[:1].isupper():
         return []
+    if number:
+        return _number_candidates(claim, evidence)
     at = claim.find(wrong)
     slot = _neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
     claim_words = content_words(claim)
     out = []
-    for m in (_NUMBER if number else _NAME).finditer(evidence):
+    for m in _NAME.finditer(evidence):
         words = content_words(m.group(0))
         if not words or words <= claim_words or m.group(0) in out:
             continue
-        if number or slot & _neighbours(evidence, m.start(), m.end()):
+        if slot & _neighbours(evidence, m.start(), m.end()):
             out.append(m.group(0))
     return out
+
+
+def _number_candidates(claim: str, evidence: str) -> list[str]:
+    """The numbers the evidence states and the claim does not, in digits ("14", "1.5 million")
+    or in words ("fourteen"): a value the claim states in either form is not one."""
+    stated = {n.value for n in numerals(claim)}
+    claim_words = content_words(claim)
+    found: list[tuple[int, str]] = []
+    for m in _NUMBER.finditer(evidence):
+        words = content_words(m.group(0))
+        if words and not words <= claim_words and number_value(m.group(0)) not in stated:
+            found.append((m.start(), m.group(0)))
+    for n in numerals(evidence):
+        if n.words and n.value not in stated:
+            found.append((n.start, evidence[n.start:n.end]))
+    return list(dict.fromkeys(text for _, text in sorted(found)))
 
 
 def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKind, tuple[str, ...]]:

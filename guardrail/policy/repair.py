@@ -6,6 +6,8 @@ date, the one number that the quoted evidence sentence states in its place
 are replaced by those values inside that claim, and the repaired answer is checked by the same
 guard like any other round (KG-Guard's loop, seed 001, with the evidence's value as the edit).
 A repair the guard does not pass is a rejected round, and the LLM rounds follow as before.
+Numbers in words count ("eighteen staff", evidence "fourteen"; :mod:`guardrail.policy.numbers`):
+the replacement keeps the answer's style where that is simple (digits stay digits).
 """
 
 from __future__ import annotations
@@ -14,28 +16,30 @@ import re
 from collections.abc import Sequence
 
 from guardrail.policy.feedback import FeedbackItem
+from guardrail.policy.numbers import is_number, numerals, written_like
 
 __all__ = ["evidence_repair"]
 
 
-def _numeric(text: str) -> bool:
-    return any(c.isdigit() for c in text)
-
-
-_NUM = re.compile(r"\d(?:[\d,.]*\d)?")
-
-
-def _swap(text: str, wrong: str, value: str) -> str | None:
-    """Replace ``wrong`` in ``text`` by ``value``; when ``wrong`` holds one number and ``value`` is
-    a bare number, only that number ("roughly 410 metres" -> "roughly 140 metres")."""
+def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
+    """Replace ``wrong`` in ``text`` by ``value``, in the answer's style (digits stay digits,
+    :func:`~guardrail.policy.numbers.written_like`); when ``wrong`` holds one number and
+    ``value`` is a bare number, or the same number with the unit ``wrong`` already writes,
+    only that number ("roughly 410 metres" -> "roughly 140 metres"). Returns the new text
+    and what was written in place of ``wrong``."""
     m = re.search(r"(?<!\w)" + re.escape(wrong) + r"(?!\w)", text)
     if m is None:
         return None
-    nums = list(_NUM.finditer(wrong))
-    if len(nums) == 1 and _NUM.fullmatch(value.strip()):
-        n = nums[0]
-        value = wrong[:n.start()] + value.strip() + wrong[n.end():]
-    return text[:m.start()] + value + text[m.end():]
+    old, new = numerals(wrong), numerals(value)
+    if len(old) == 1 and len(new) == 1:
+        o, n = old[0], new[0]
+        number = written_like(o, wrong, n, value)
+        rest = value[n.end:].strip()
+        if not value[:n.start].strip() and (not rest or wrong[o.end:].strip().startswith(rest)):
+            value = wrong[:o.start] + number + wrong[o.end:]
+        else:
+            value = value[:n.start] + number + value[n.end:]
+    return text[:m.start()] + value + text[m.end():], value
 
 
 def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, str] | None:
@@ -68,17 +72,20 @@ def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, st
     for it in sorted(items, key=lambda i: i.span or (0, 0)):
         if it.kind != "value" or it.span is None or not it.values or not all(it.values):
             continue
-        if not all(_numeric(w) and _numeric(v) for w, v in zip(it.wrong, it.values)):
+        if not all(is_number(w) and is_number(v) for w, v in zip(it.wrong, it.values)):
             continue  # names: a name sharing a neighbouring word is too weak a match to write in
         start, end = it.span[0] + shift, it.span[1] + shift
         claim = out[start:end]
         fixed: str | None = claim
+        written = []
         for wrong, value in zip(it.wrong, it.values):
-            fixed = _swap(fixed, wrong, value) if fixed is not None else None
+            swapped = _swap(fixed, wrong, value) if fixed is not None else None
+            fixed = swapped[0] if swapped is not None else None
+            written.append(swapped[1] if swapped is not None else "")
         if fixed is None or fixed == claim:
             continue
         out = out[:start] + fixed + out[end:]
         shift += len(fixed) - len(claim)
-        notes.append(", ".join(f'"{w}" -> "{v}"' for w, v in zip(it.wrong, it.values))
+        notes.append(", ".join(f'"{w}" -> "{v}"' for w, v in zip(it.wrong, written))
                      + f" (evidence: {' '.join(it.evidence.split())})")
     return (out, "evidence repair: " + "; ".join(notes)) if notes else None
