@@ -71,6 +71,9 @@ class FeedbackItem:
         For ``value``, one entry per wrong word: the one value of its shape (a number, a
         name) that the evidence states and the claim does not, ``""`` when there is none
         or several; empty for another kind.
+    marks : tuple of (int, int)
+        Character spans of the wrong words (the flagged nodes' own spans) in ``claim``,
+        one per wrong word that has a span there; empty for span-less nodes.
     """
 
     claim: str
@@ -79,6 +82,7 @@ class FeedbackItem:
     evidence: str
     kind: ErrorKind
     values: tuple[str, ...] = ()
+    marks: tuple[tuple[int, int], ...] = ()
 
 
 def _sentences(texts: Sequence[str]) -> list[str]:
@@ -131,6 +135,18 @@ def _claims(result: GuardResult, max_nodes: int) -> list[tuple[str, tuple[int, i
                 claim, where = answer[hit[0]:hit[1]].strip(), hit
         groups.setdefault(claim, (where, []))[1].append(node)
     return [(claim, where, nodes) for claim, (where, nodes) in groups.items()]
+
+
+def _marks(answer: str, where: tuple[int, int] | None, nodes: Sequence[FlaggedNode]) -> tuple[tuple[int, int], ...]:
+    """The nodes' spans in their claim (the stripped sentence ``answer[where]``), in order."""
+    if where is None:
+        return ()
+    raw = answer[where[0]:where[1]]
+    at = where[0] + len(raw) - len(raw.lstrip())
+    end = at + len(raw.strip())
+    spans = {(n.span.start - at, n.span.end - at) for n in nodes
+             if n.span is not None and at <= n.span.start and n.span.end <= end}
+    return tuple(sorted(spans))
 
 
 def _neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:
@@ -209,7 +225,7 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
         hint = next((n.evidence for n in nodes if n.evidence), "")
         ev = _evidence(claim, wrong, hint, sents)
         kind, values = _classify(claim, wrong, ev)
-        items.append(FeedbackItem(claim, where, wrong, ev, kind, values))
+        items.append(FeedbackItem(claim, where, wrong, ev, kind, values, _marks(result.answer, where, nodes)))
     return items
 
 

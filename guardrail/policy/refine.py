@@ -160,9 +160,11 @@ class Refiner(BaseRefiner):
         the loop with ``stop_reason="time_budget"`` and the fallback.
     repair : bool
         Before the first LLM call, try the evidence repair (:func:`~guardrail.policy.repair.evidence_repair`:
-        each wrong value replaced by the one value of its shape that the quoted evidence
-        sentence states), checked by the guard like any round (default True). It counts as
-        round 1; when the guard does not pass it, the LLM rounds follow.
+        each wrong value, in digits or words, replaced by the one value of its shape that the
+        quoted evidence sentence states; each added detail deleted with the smallest clause,
+        appositive or prepositional phrase holding it), checked by the guard like any round
+        (default True). It counts as round 1; when the guard does not pass it, the LLM
+        rounds follow.
     """
 
     def __init__(
