@@ -14,8 +14,10 @@ out) and the kind of error, which decides what the LLM is told to do:
 
 The same items, with their evidence, are what :mod:`guardrail.policy.acceptance`
 checks a refined answer against, so a correction is judged by the sentence it was
-shown. :func:`build_feedback` renders them (every quoted text JSON-escaped onto its
-line, so a node text cannot start a feedback item of its own).
+shown. :func:`build_feedback` renders them: each claim with the exact words to rewrite
+marked (``in [[1921]]``: the flagged nodes' own spans, :func:`marked`), those words, the
+evidence sentence and the fix, every quoted text JSON-escaped onto its line, so a node
+text cannot start a feedback item of its own.
 """
 
 from __future__ import annotations
@@ -31,9 +33,13 @@ from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
 
-__all__ = ["FeedbackItem", "ErrorKind", "feedback_items", "render_item", "build_feedback", "content_words", "word_key"]
+__all__ = ["FeedbackItem", "ErrorKind", "MARK_OPEN", "MARK_CLOSE", "feedback_items", "marked", "unmark", "render_item",
+           "build_feedback", "content_words", "word_key"]
 
 ErrorKind = Literal["value", "role", "added"]
+
+#: What the feedback puts around the exact words to rewrite in a claim ("in [[1921]]").
+MARK_OPEN, MARK_CLOSE = "[[", "]]"
 
 _WORDS = re.compile(r"\w+(?:[.,]\d+)*")
 _NUMBER = re.compile(r"\d(?:[\d,.]*\d)?(?:\s?(?:%|percent|million|billion|thousand))?")
@@ -244,11 +250,38 @@ def _instruction(item: FeedbackItem) -> str:
            "and keep the rest of the sentence"
 
 
+def marked(item: FeedbackItem) -> str:
+    """The claim with each wrong word's own span between :data:`MARK_OPEN` and :data:`MARK_CLOSE`.
+
+    Examples
+    --------
+    >>> marked(FeedbackItem("She won it in 1921.", (0, 19), ("1921",), "", "added", (), ((14, 18),)))
+    'She won it in [[1921]].'
+    """
+    out, last = [], 0
+    for a, b in sorted(item.marks):
+        if a < last:  # overlapping marks: the first one holds it
+            continue
+        out += [item.claim[last:a], MARK_OPEN, item.claim[a:b], MARK_CLOSE]
+        last = b
+    return "".join(out) + item.claim[last:]
+
+
+def unmark(reply: str, previous: str) -> str:
+    """``reply`` without the marks a model copied from the feedback (those ``previous`` did not have)."""
+    for mark in (MARK_OPEN, MARK_CLOSE):
+        if mark in reply and mark not in previous:
+            reply = reply.replace(mark, "")
+    return reply
+
+
 def render_item(item: FeedbackItem) -> str:
-    """One feedback line: the claim, its wrong words, the evidence and what to do."""
+    """One feedback line: the claim with its wrong words marked, the words to rewrite, the
+    evidence sentence and what to do."""
     where = f"the context says {_q(item.evidence)}" if item.evidence else "the context does not mention it"
     wrong = ", ".join(_q(w) for w in item.wrong)
-    return f"- claim {_q(item.claim)}: wrong words {wrong}; {where}; fix: {_instruction(item)}"
+    which = f"the marked words {wrong}" if item.marks else f"the words {wrong}"
+    return f"- claim {_q(marked(item))}: rewrite only {which}; {where}; fix: {_instruction(item)}"
 
 
 def build_feedback(
@@ -272,9 +305,10 @@ def build_feedback(
     Returns
     -------
     str
-        One header line, one line per flagged claim (``- claim "...": wrong words "1999";
-        the context says "..."; fix: ...``, every quoted text JSON-escaped onto that line),
-        the rejected correction if any, and one instruction line.
+        One header line, one line per flagged claim (``- claim "... in [[1999]].": rewrite
+        only the marked words "1999"; the context says "..."; fix: ...``, every quoted text
+        JSON-escaped onto that line), the rejected correction if any, and one instruction
+        line.
     """
     if result.abstained:
         reason = " ".join((result.abstain_reason or "").split())
@@ -283,6 +317,6 @@ def build_feedback(
     lines.extend(render_item(it) for it in feedback_items(result, contexts, max_nodes=max_nodes))
     for problem in rejected:
         lines.append(f"Your last correction was rejected: {_q(problem)}.")
-    lines.append("Change only the wrong words (or drop a claim the context does not support); keep "
-                 "everything else exactly as it was.")
+    lines.append(f"Rewrite only the words marked {MARK_OPEN} {MARK_CLOSE} (or drop a detail the context does not "
+                 "support); copy every other word exactly as it was, and do not write the marks.")
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from typing import Any, cast
 from guardrail.errors import ConfigError
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.policy.acceptance import check_corrections
-from guardrail.policy.feedback import build_feedback, feedback_items
+from guardrail.policy.feedback import build_feedback, feedback_items, unmark
 from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
     DEFAULT_REFUSAL,
@@ -221,6 +221,7 @@ class Refiner(BaseRefiner):
             if new is None:  # the LLM failed once the budget was spent
                 state.stop = "time_budget"
                 break
+            new = unmark(new, state.best_answer)  # the [[ ]] a model copied from the feedback
             res = yield ("check", new)  # the whole answer, with the same guard
             self.guard.log_result(res, texts, event="refinement_round", round=i)
             state.step(i, new, res, check_corrections(items, state.best_answer, new))
