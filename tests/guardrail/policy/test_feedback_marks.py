@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from guardrail.policy.feedback import FeedbackItem, build_feedback, feedback_items, marked, unmark
-from guardrail.policy.prompts import SYSTEM_PROMPT, refinement_messages
+from guardrail.policy.prompts import refinement_messages
 from guardrail.policy.refine import RefinementRequest, Refiner
 from guardrail.types import FlaggedNode, GuardResult, Span
 
