@@ -59,7 +59,7 @@ def _word_part(text: str, v: NumValue) -> Numeral | None:
         piece = surface[:end]
         got = number_values(piece)
         if len(got) == 1 and got[0].words and got[0].start == 0 and got[0].end == len(piece) \
-                and got[0].value == v.value:
+                and got[0].value == v.value and got[0].unit == "dimensionless":  # "a year" is no number word
             return Numeral(v.start, v.start + end, v.value, True)
     return None
 
@@ -77,7 +77,7 @@ def numerals(text: str) -> list[Numeral]:
     list of Numeral
         Digit numerals ("1,200", "3.5") and numbers in words ("fourteen", "twenty-one"),
         each without its unit words; a word number whose reading is not a plain count
-        ("a dozen") is left out.
+        ("a dozen", "a year") is left out.
 
     Examples
     --------

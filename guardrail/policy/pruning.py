@@ -17,7 +17,9 @@ Its whole subtree is deleted, with the punctuation around it tidied (the commas 
 bracketed it, the ``and`` that joined it). When the walk reaches the root, the main clause
 holds the detail: in an answer of several sentences that sentence goes as a whole (what
 the feedback asks: "drop a claim the context does not support"); the main clause of a
-one-sentence answer is never deleted, and the LLM rounds handle it.
+one-sentence answer is never deleted, and the LLM rounds handle it. Nor is a constituent
+that also states, outside the flagged words, a number or a name the evidence sentence states
+(a right fact would go with the detail).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import re
 from collections.abc import Sequence
 
 from guardrail.align.parsed import Tok, parse_texts
-from guardrail.policy.feedback import FeedbackItem
+from guardrail.policy.feedback import FeedbackItem, content_words, word_key
+from guardrail.policy.numbers import numerals
 
 __all__ = ["DELETABLE_DEPS", "deletable_span", "prune_added"]
 
@@ -37,6 +40,7 @@ _CLAUSE_POS = frozenset({"VERB", "AUX"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 _MIN_WORDS = 3
 _WORD = re.compile(r"\w+")
+_NAME_WORD = re.compile(r"\b[A-Z][\w'-]*")
 
 
 def _children(toks: Sequence[Tok]) -> list[list[int]]:
@@ -66,7 +70,7 @@ def _can_go(i: int, toks: Sequence[Tok], kids: Sequence[Sequence[int]]) -> bool:
         return any(k > t.head and k != i and toks[k].dep not in ("punct", "cc", "conj") for k in kids[t.head])
     if t.dep == "conj" and t.pos not in _CLAUSE_POS:  # two names: "X and Y" -> "X", not a subject, not a list
         own = [k for k in kids[t.head] if toks[k].dep == "conj"]
-        between = toks[t.head + 1:min(_subtree(i, kids))] if kids else []
+        between = toks[t.head + 1:_subtree(i, kids)[0]]
         return (own == [i] and head.dep not in _SUBJECTS and not any(toks[k].dep == "conj" for k in kids[i])
                 and all(b.dep == "cc" for b in between))
     return True
@@ -159,6 +163,27 @@ def _cut(text: str, a: int, b: int) -> str:
     return left + " " + right
 
 
+def _loses_a_fact(item: FeedbackItem, cuts: Sequence[tuple[int, int]]) -> bool:
+    """Whether the deleted text states, outside the wrong words, a number or a name that the
+    evidence sentence states too (a right fact that would go with the detail: "at least 15
+    weeks old and 76 cm tall", evidence "15 months old and 76 cm tall")."""
+    if not item.evidence:
+        return False
+    text = list(item.claim)
+    for a, b in item.marks:
+        text[a:b] = " " * (b - a)
+    blanked = "".join(text)
+    values = {n.value for n in numerals(item.evidence)}
+    words = content_words(item.evidence)
+    for a, b in cuts:
+        part = " " * a + blanked[a:b]
+        if any(n.value in values for n in numerals(part)):
+            return True
+        if any(m.start() > 0 and word_key(m.group(0)) in words for m in _NAME_WORD.finditer(part)):
+            return True
+    return False
+
+
 def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
     """The claim of an ``added`` item with the constituents holding its wrong words deleted.
 
@@ -176,8 +201,8 @@ def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
         The claim without those constituents (every wrong word must sit in one; nested
         ones merge); ``""`` when a wrong word sits in the main clause and ``whole`` is
         set; ``None`` for another kind, no marks, a wrong word in the main clause
-        (``whole`` not set) or in a constituent that is not contiguous, or fewer than 3
-        words left.
+        (``whole`` not set) or in a constituent that is not contiguous, a deletion that
+        would take a number or name the evidence states with it, or fewer than 3 words left.
 
     Examples
     --------
@@ -193,7 +218,8 @@ def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
     for start, end in item.marks:
         cut = deletable_span(item.claim, start, end)
         if cut is None:
-            return "" if whole and _in_main_clause(item.claim, start, end) else None
+            main = whole and _in_main_clause(item.claim, start, end)
+            return "" if main and not _loses_a_fact(item, [(0, len(item.claim))]) else None
         cuts.append(cut)
     merged: list[tuple[int, int]] = []
     for a, b in sorted(cuts):
@@ -201,6 +227,8 @@ def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
             merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
         else:
             merged.append((a, b))
+    if _loses_a_fact(item, merged):
+        return None
     out = item.claim
     for a, b in reversed(merged):
         out = _cut(out, a, b)

@@ -20,11 +20,23 @@ import re
 from collections.abc import Sequence
 
 from guardrail.policy.feedback import FeedbackItem
-from guardrail.policy.numbers import is_number, numerals, written_like
+from guardrail.policy.numbers import Numeral, is_number, numerals, written_like
 from guardrail.policy.pruning import prune_added
 from guardrail.text.sentences import split_sentences
 
 __all__ = ["evidence_repair"]
+
+
+def _year(text: str, n: Numeral) -> bool:
+    return not n.words and len(text[n.start:n.end]) == 4 and text[n.start:n.end].isdigit()
+
+
+def _pick(old: list[Numeral], wrong: str, new: list[Numeral], value: str) -> list[Numeral]:
+    """Of several numbers of ``wrong`` ("1 January 2026"), the one year when ``value`` is one year ("2025")."""
+    if len(old) < 2 or len(new) != 1 or not _year(value, new[0]):
+        return old
+    years = [n for n in old if _year(wrong, n)]
+    return years if len(years) == 1 else old
 
 
 def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
@@ -36,7 +48,8 @@ def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
     m = re.search(r"(?<!\w)" + re.escape(wrong) + r"(?!\w)", text)
     if m is None:
         return None
-    old, new = numerals(wrong), numerals(value)
+    new = numerals(value)
+    old = _pick(numerals(wrong), wrong, new, value)
     if len(old) == 1 and len(new) == 1:
         o, n = old[0], new[0]
         number = written_like(o, wrong, n, value)

@@ -38,6 +38,8 @@ def _item(claim: str, *wrong: str, span: tuple[int, int] | None = None) -> Feedb
      "The company moved to Cupertino."),  # at the start: the comma goes, the capital comes
     ("Marie Curie, who was born in Paris, won the Nobel Prize in 1911.", ("Paris",),
      "Marie Curie won the Nobel Prize in 1911."),
+    ("Apple was founded by Steve Jobs and Bill Gates in 1976.", ("Bill Gates",),
+     "Apple was founded by Steve Jobs in 1976."),  # the second of two names, with its "and"
 ])
 def test_the_smallest_optional_constituent_goes(claim: str, wrong: tuple[str, ...], pruned: str) -> None:
     assert prune_added(_item(claim, *wrong)) == pruned
@@ -112,3 +114,13 @@ def test_an_added_main_clause_of_a_one_sentence_answer_goes_to_the_llm(guard) ->
     out = Refiner(guard, max_iterations=2, fallback="annotate").refine(answer, CONTEXT, None, repeat)
     assert len(calls) == 1 and calls[0].answer == answer and out.stop_reason == "repeated"
     assert out.answer.endswith(answer)  # nothing was deleted
+
+
+def test_a_clause_that_also_states_a_right_fact_is_kept() -> None:
+    claim = "The seat may face forward once the child is at least 15 weeks old and 76 cm tall."
+    item = _item(claim, "at least 15 weeks old")
+    assert prune_added(item) == "The seat may face forward."  # no evidence to lose anything from
+    evidence = "The seat may face forward once the child is 15 months old and at least 76 cm tall."
+    kept = FeedbackItem(claim, item.span, item.wrong, evidence, "added", (), item.marks)
+    assert prune_added(kept) is None  # "76 cm" would go with the detail: the LLM's turn
+    assert prune_added(kept, whole=True) is None

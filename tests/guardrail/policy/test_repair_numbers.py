@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from guardrail.policy.acceptance import check_corrections
-from guardrail.policy.feedback import feedback_items
+from guardrail.policy.feedback import FeedbackItem, feedback_items
 from guardrail.policy.numbers import digits_for, number_value, numerals, written_like
 from guardrail.policy.refine import RefinementRequest, Refiner
 from guardrail.policy.repair import evidence_repair
@@ -34,6 +34,7 @@ def test_numerals_read_digits_and_words_without_their_unit() -> None:
     assert got == [("forty", 40.0, True), ("eighteen", 18.0, True), ("1,200", 1200.0, False),
                    ("twenty-one", 21.0, True)]
     assert numerals("one of the founders") == [] and numerals("a dozen eggs") == []
+    assert [n.value for n in numerals("up to seven months a year")] == [7.0]  # "a year" is no number word
     assert number_value("fourteen") == 14.0 and number_value("14 staff") is None
     assert digits_for(1500.0, like="1,200") == "1,500" and digits_for(2.5) == "2.5"
 
@@ -100,3 +101,11 @@ def test_the_real_guard_passes_the_repaired_number(guard, answer: str, ctx: list
     out = Refiner(guard, max_iterations=3).refine(answer, ctx, None, _no_llm)
     assert out.action == "refined" and out.answer == right and out.result.passed
     assert [h.round for h in out.result.history] == [0, 1] and out.stop_reason == "passed"
+
+
+def test_a_year_replaces_the_year_of_a_date() -> None:
+    answer = "The licence runs from 1 January 2026."
+    item = FeedbackItem(answer, (0, len(answer)), ("1 January 2026",), "It runs from 1 January 2025.", "value",
+                        ("2025",))
+    out = evidence_repair(answer, [item])
+    assert out is not None and out[0] == "The licence runs from 1 January 2025."
