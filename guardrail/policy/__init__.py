@@ -3,7 +3,12 @@ refinement loop and its prompts.
 
 * :mod:`guardrail.policy.policies`: :class:`Policy`, parsed once; annotate / filter / raise.
 * :mod:`guardrail.policy.prompts`: the re-prompt (delimited blocks, escaped).
-* :mod:`guardrail.policy.refine`: :class:`Refiner` and :func:`enforce`, the one call the adapters use.
+* :mod:`guardrail.policy.refine`: :class:`Refiner` and :func:`enforce`, the one call the adapters use;
+  its round bookkeeping in :mod:`guardrail.policy.rounds`.
+* :mod:`guardrail.policy.feedback`, :mod:`guardrail.policy.acceptance`: what each flagged claim is
+  told (its wrong words marked) and how a correction is judged.
+* :mod:`guardrail.policy.repair`, :mod:`guardrail.policy.pruning`, :mod:`guardrail.policy.numbers`:
+  the repair round that needs no LLM (a wrong number, in digits or words; an added clause deleted).
 """
 
 from guardrail.policy.policies import Policy, PolicyOutcome, apply_policy, parse_policy

@@ -8,7 +8,8 @@ compares the previous answer with the new one word by word (:mod:`difflib`) and,
 every change inside a flagged claim, requires each new content word to be stated by
 that claim's evidence sentence (the one the feedback quoted,
 :attr:`~guardrail.policy.feedback.FeedbackItem.evidence`) or to be a word the claim
-already had (its wrong words excepted). Deleting words is always allowed (an
+already had (its wrong words excepted); a number counts as stated when the evidence
+states its value in digits or in words ("14" for "fourteen"). Deleting words is always allowed (an
 unsupported detail dropped); changes outside the flagged claims are left to the guard's
 re-check and to :func:`~guardrail.policy.progress.lost_phrases`.
 """
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from guardrail.policy.feedback import FeedbackItem, content_words, word_key
+from guardrail.policy.numbers import number_value, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
 __all__ = ["Acceptance", "check_corrections"]
@@ -107,7 +109,8 @@ def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) ->
         if item is None:
             continue
         allowed = content_words(item.evidence) | (content_words(item.claim) - _wrong_words(item))
-        bad = [w for w in _new_words(new[j1:j2]) if word_key(w) not in allowed]
+        values = {n.value for n in numerals(item.evidence)}
+        bad = [w for w in _new_words(new[j1:j2]) if word_key(w) not in allowed and number_value(w) not in values]
         if bad:
             problems.append(_problem(item, bad))
     return Acceptance(not problems, tuple(problems))

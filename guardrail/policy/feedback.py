@@ -14,8 +14,10 @@ out) and the kind of error, which decides what the LLM is told to do:
 
 The same items, with their evidence, are what :mod:`guardrail.policy.acceptance`
 checks a refined answer against, so a correction is judged by the sentence it was
-shown. :func:`build_feedback` renders them (every quoted text JSON-escaped onto its
-line, so a node text cannot start a feedback item of its own).
+shown. :func:`build_feedback` renders them: each claim with the exact words to rewrite
+marked (``in [[1921]]``: the flagged nodes' own spans, :func:`marked`), those words, the
+evidence sentence and the fix, every quoted text JSON-escaped onto its line, so a node
+text cannot start a feedback item of its own.
 """
 
 from __future__ import annotations
@@ -26,13 +28,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from guardrail.policy.numbers import is_number, number_value, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
 
-__all__ = ["FeedbackItem", "ErrorKind", "feedback_items", "render_item", "build_feedback", "content_words", "word_key"]
+__all__ = ["FeedbackItem", "ErrorKind", "MARK_OPEN", "MARK_CLOSE", "feedback_items", "marked", "unmark", "render_item",
+           "build_feedback", "content_words", "word_key"]
 
 ErrorKind = Literal["value", "role", "added"]
+
+#: What the feedback puts around the exact words to rewrite in a claim ("in [[1921]]").
+MARK_OPEN, MARK_CLOSE = "[[", "]]"
 
 _WORDS = re.compile(r"\w+(?:[.,]\d+)*")
 _NUMBER = re.compile(r"\d(?:[\d,.]*\d)?(?:\s?(?:%|percent|million|billion|thousand))?")
@@ -70,6 +77,9 @@ class FeedbackItem:
         For ``value``, one entry per wrong word: the one value of its shape (a number, a
         name) that the evidence states and the claim does not, ``""`` when there is none
         or several; empty for another kind.
+    marks : tuple of (int, int)
+        Character spans of the wrong words (the flagged nodes' own spans) in ``claim``,
+        one per wrong word that has a span there; empty for span-less nodes.
     """
 
     claim: str
@@ -78,6 +88,7 @@ class FeedbackItem:
     evidence: str
     kind: ErrorKind
     values: tuple[str, ...] = ()
+    marks: tuple[tuple[int, int], ...] = ()
 
 
 def _sentences(texts: Sequence[str]) -> list[str]:
@@ -132,6 +143,18 @@ def _claims(result: GuardResult, max_nodes: int) -> list[tuple[str, tuple[int, i
     return [(claim, where, nodes) for claim, (where, nodes) in groups.items()]
 
 
+def _marks(answer: str, where: tuple[int, int] | None, nodes: Sequence[FlaggedNode]) -> tuple[tuple[int, int], ...]:
+    """The nodes' spans in their claim (the stripped sentence ``answer[where]``), in order."""
+    if where is None:
+        return ()
+    raw = answer[where[0]:where[1]]
+    at = where[0] + len(raw) - len(raw.lstrip())
+    end = at + len(raw.strip())
+    spans = {(n.span.start - at, n.span.end - at) for n in nodes
+             if n.span is not None and at <= n.span.start and n.span.end <= end}
+    return tuple(sorted(spans))
+
+
 def _neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:
     """Content words of ``text`` within ``window`` words either side of ``[start, end)``."""
     before = _WORDS.findall(text[:start])[-window:]
@@ -143,20 +166,38 @@ def _candidates(wrong: str, claim: str, evidence: str) -> list[str]:
     """Values of the wrong word's shape that the evidence states and the claim does not: any
     number for a number; for a name, a name in the same slot (sharing a neighbouring word,
     so "a loan from IBM" is an added detail, not a wrong name)."""
-    number = any(c.isdigit() for c in wrong)
+    number = is_number(wrong)
     if not number and not wrong[:1].isupper():
         return []
+    if number:
+        return _number_candidates(claim, evidence)
     at = claim.find(wrong)
     slot = _neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
     claim_words = content_words(claim)
     out = []
-    for m in (_NUMBER if number else _NAME).finditer(evidence):
+    for m in _NAME.finditer(evidence):
         words = content_words(m.group(0))
         if not words or words <= claim_words or m.group(0) in out:
             continue
-        if number or slot & _neighbours(evidence, m.start(), m.end()):
+        if slot & _neighbours(evidence, m.start(), m.end()):
             out.append(m.group(0))
     return out
+
+
+def _number_candidates(claim: str, evidence: str) -> list[str]:
+    """The numbers the evidence states and the claim does not, in digits ("14", "1.5 million")
+    or in words ("fourteen"): a value the claim states in either form is not one."""
+    stated = {n.value for n in numerals(claim)}
+    claim_words = content_words(claim)
+    found: list[tuple[int, str]] = []
+    for m in _NUMBER.finditer(evidence):
+        words = content_words(m.group(0))
+        if words and not words <= claim_words and number_value(m.group(0)) not in stated:
+            found.append((m.start(), m.group(0)))
+    for n in numerals(evidence):
+        if n.words and n.value not in stated:
+            found.append((n.start, evidence[n.start:n.end]))
+    return list(dict.fromkeys(text for _, text in sorted(found)))
 
 
 def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKind, tuple[str, ...]]:
@@ -190,7 +231,7 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
         hint = next((n.evidence for n in nodes if n.evidence), "")
         ev = _evidence(claim, wrong, hint, sents)
         kind, values = _classify(claim, wrong, ev)
-        items.append(FeedbackItem(claim, where, wrong, ev, kind, values))
+        items.append(FeedbackItem(claim, where, wrong, ev, kind, values, _marks(result.answer, where, nodes)))
     return items
 
 
@@ -209,11 +250,38 @@ def _instruction(item: FeedbackItem) -> str:
            "and keep the rest of the sentence"
 
 
+def marked(item: FeedbackItem) -> str:
+    """The claim with each wrong word's own span between :data:`MARK_OPEN` and :data:`MARK_CLOSE`.
+
+    Examples
+    --------
+    >>> marked(FeedbackItem("She won it in 1921.", (0, 19), ("1921",), "", "added", (), ((14, 18),)))
+    'She won it in [[1921]].'
+    """
+    out, last = [], 0
+    for a, b in sorted(item.marks):
+        if a < last:  # overlapping marks: the first one holds it
+            continue
+        out += [item.claim[last:a], MARK_OPEN, item.claim[a:b], MARK_CLOSE]
+        last = b
+    return "".join(out) + item.claim[last:]
+
+
+def unmark(reply: str, previous: str) -> str:
+    """``reply`` without the marks a model copied from the feedback (those ``previous`` did not have)."""
+    for mark in (MARK_OPEN, MARK_CLOSE):
+        if mark in reply and mark not in previous:
+            reply = reply.replace(mark, "")
+    return reply
+
+
 def render_item(item: FeedbackItem) -> str:
-    """One feedback line: the claim, its wrong words, the evidence and what to do."""
+    """One feedback line: the claim with its wrong words marked, the words to rewrite, the
+    evidence sentence and what to do."""
     where = f"the context says {_q(item.evidence)}" if item.evidence else "the context does not mention it"
     wrong = ", ".join(_q(w) for w in item.wrong)
-    return f"- claim {_q(item.claim)}: wrong words {wrong}; {where}; fix: {_instruction(item)}"
+    which = f"the marked words {wrong}" if item.marks else f"the words {wrong}"
+    return f"- claim {_q(marked(item))}: rewrite only {which}; {where}; fix: {_instruction(item)}"
 
 
 def build_feedback(
@@ -237,9 +305,10 @@ def build_feedback(
     Returns
     -------
     str
-        One header line, one line per flagged claim (``- claim "...": wrong words "1999";
-        the context says "..."; fix: ...``, every quoted text JSON-escaped onto that line),
-        the rejected correction if any, and one instruction line.
+        One header line, one line per flagged claim (``- claim "... in [[1999]].": rewrite
+        only the marked words "1999"; the context says "..."; fix: ...``, every quoted text
+        JSON-escaped onto that line), the rejected correction if any, and one instruction
+        line.
     """
     if result.abstained:
         reason = " ".join((result.abstain_reason or "").split())
@@ -248,6 +317,6 @@ def build_feedback(
     lines.extend(render_item(it) for it in feedback_items(result, contexts, max_nodes=max_nodes))
     for problem in rejected:
         lines.append(f"Your last correction was rejected: {_q(problem)}.")
-    lines.append("Change only the wrong words (or drop a claim the context does not support); keep "
-                 "everything else exactly as it was.")
+    lines.append(f"Rewrite only the words marked {MARK_OPEN} {MARK_CLOSE} (or drop a detail the context does not "
+                 "support); copy every other word exactly as it was, and do not write the marks.")
     return "\n".join(lines)

@@ -49,7 +49,7 @@ class OutcomeLog:
                  tb: TracebackType | None) -> None:
         if self.result.passed and not self.result.declined:
             return
-        from guardrail.policy.refine import _texts
+        from guardrail.policy.rounds import context_texts
 
         action: str
         delivered: str | None
@@ -58,5 +58,5 @@ class OutcomeLog:
         else:
             action = "raised" if exc_type is HallucinationError else "error"
             delivered = None
-        write_outcome(self.guard, self.result, _texts(self.contexts), action=action,
+        write_outcome(self.guard, self.result, context_texts(self.contexts), action=action,
                       delivered_answer=delivered)

@@ -8,21 +8,22 @@ model. One generator drives both the sync and the really-async loop.
 
 LLM errors are retried with exponential backoff (tenacity) and then surface as
 :class:`~guardrail.errors.RefinementError`. The prompts (untrusted text in delimited
-blocks) are built in :mod:`guardrail.policy.prompts`.
+blocks) are built in :mod:`guardrail.policy.prompts`; the round bookkeeping (stop reasons,
+deadline, the repair round, the fallback outcome) is in :mod:`guardrail.policy.rounds`.
 """
 
 from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from guardrail.errors import ConfigError
-from guardrail.extract.given import ContextInput, split_context_input
+from guardrail.extract.given import ContextInput
 from guardrail.policy.acceptance import check_corrections
-from guardrail.policy.feedback import build_feedback, feedback_items
+from guardrail.policy.feedback import build_feedback, feedback_items, unmark
 from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
     DEFAULT_REFUSAL,
@@ -37,8 +38,16 @@ from guardrail.policy.progress import LoopState as _LoopState
 from guardrail.policy.progress import is_declined
 from guardrail.policy.progress import make_round as _round
 from guardrail.policy.prompts import refinement_messages
-from guardrail.policy.repair import evidence_repair
 from guardrail.policy.retry import acall_reprompt, call_reprompt
+from guardrail.policy.rounds import (
+    UNVERIFIED_MARK,
+    as_list,
+    deadline,
+    fallback_outcome,
+    loop_texts,
+    repair_round,
+    stop_before,
+)
 from guardrail.types import GuardResult
 
 __all__ = [
@@ -51,9 +60,6 @@ __all__ = [
     "aenforce",
     "UNVERIFIED_MARK",
 ]
-
-#: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
-UNVERIFIED_MARK = "[unverified] "
 
 MAX_ROUNDS_LIMIT = 20
 
@@ -160,9 +166,11 @@ class Refiner(BaseRefiner):
         the loop with ``stop_reason="time_budget"`` and the fallback.
     repair : bool
         Before the first LLM call, try the evidence repair (:func:`~guardrail.policy.repair.evidence_repair`:
-        each wrong value replaced by the one value of its shape that the quoted evidence
-        sentence states), checked by the guard like any round (default True). It counts as
-        round 1; when the guard does not pass it, the LLM rounds follow.
+        each wrong value, in digits or words, replaced by the one value of its shape that the
+        quoted evidence sentence states; each added detail deleted with the smallest clause,
+        appositive or prepositional phrase holding it), checked by the guard like any round
+        (default True). It counts as round 1; when the guard does not pass it, the LLM
+        rounds follow.
     """
 
     def __init__(
@@ -193,21 +201,20 @@ class Refiner(BaseRefiner):
         self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None,
     ) -> Generator[_Step, Any, PolicyOutcome]:
         result: GuardResult = first if first is not None else (yield ("check", answer))
-        texts = _loop_texts(self.guard, contexts, result)  # what the LLM sees and the log hashes, derived once
+        texts = loop_texts(self.guard, contexts, result)  # what the LLM sees and the log hashes, derived once
         state = _LoopState(answer, result, [_round(0, answer, result, "")], time.monotonic())
         if result.declined or is_declined(answer):
             return state.finish("declined")
         if result.passed:
             return state.finish("passed")
-        repair = evidence_repair(state.best_answer, feedback_items(state.best, texts)) if self.repair else None
-        if repair is not None:  # the evidence states the value: try it before asking the LLM
-            state.history[-1] = state.history[-1].model_copy(update={"feedback": repair[1]})
-            res = yield ("check", repair[0])
+        repaired = repair_round(state, texts) if self.repair else None
+        if repaired is not None:  # the evidence says what to write or delete: try it before asking the LLM
+            res = yield ("check", repaired)
             self.guard.log_result(res, texts, event="refinement_round", round=1)
-            state.step(1, repair[0], res)
+            state.step(1, repaired, res)
             state.stop = "passed" if state.best.passed else ""  # a failed repair: the LLM rounds follow
         while state.stop == "":
-            state.stop = self._stop_before(state)
+            state.stop = stop_before(state, self.max_iterations, self.time_budget)
             if state.stop:
                 break
             items = feedback_items(state.best, texts)
@@ -215,37 +222,17 @@ class Refiner(BaseRefiner):
             state.history[-1] = state.history[-1].model_copy(update={"feedback": feedback})
             i = len(state.history)
             new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback, i,
-                                                  self._deadline(state)))
+                                                  deadline(state, self.time_budget)))
             if new is None:  # the LLM failed once the budget was spent
                 state.stop = "time_budget"
                 break
+            new = unmark(new, state.best_answer)  # the [[ ]] a model copied from the feedback
             res = yield ("check", new)  # the whole answer, with the same guard
             self.guard.log_result(res, texts, event="refinement_round", round=i)
             state.step(i, new, res, check_corrections(items, state.best_answer, new))
         if state.best.passed:
             return state.finish("refined")
-        if state.stop == "max_iterations" and state.problems:
-            state.stop = "unsupported"  # the last round's correction was not the evidence's
-        return self._fallback(state)
-
-    def _deadline(self, state: _LoopState) -> float | None:
-        return None if self.time_budget is None else state.t0 + self.time_budget
-
-    def _stop_before(self, state: _LoopState) -> str:
-        if len(state.history) > self.max_iterations:
-            return "max_iterations"
-        if self.time_budget is not None and time.monotonic() - state.t0 >= self.time_budget:
-            return "time_budget"
-        return ""
-
-    def _fallback(self, state: _LoopState) -> PolicyOutcome:
-        best = state.best.model_copy(update={"history": tuple(state.history)})
-        out = apply_policy(self.fallback, state.best_answer, best, refusal=self.refusal)
-        answer = out.answer
-        if out.action == "annotated":
-            answer = UNVERIFIED_MARK + answer
-        return PolicyOutcome(answer, out.result, out.action, state.original, stop_reason=state.stop,
-                             rejected_rounds=tuple(state.rejected))
+        return fallback_outcome(state, self.fallback, self.refusal)
 
     def refine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
@@ -284,7 +271,7 @@ class Refiner(BaseRefiner):
         HallucinationError
             With ``fallback="raise"`` when the cap is reached.
         """
-        ctx = _as_list(contexts)
+        ctx = as_list(contexts)
         gen = self._rounds(answer, ctx, question, first)
         value: Any = None
         try:
@@ -302,7 +289,7 @@ class Refiner(BaseRefiner):
         *, first: GuardResult | None = None, id: str | None = None,
     ) -> PolicyOutcome:
         """Async :meth:`refine`: awaits ``reprompt`` and ``guard.acheck`` (no blocking call)."""
-        ctx = _as_list(contexts)
+        ctx = as_list(contexts)
         gen = self._rounds(answer, ctx, question, first)
         value: Any = None
         try:
@@ -314,29 +301,6 @@ class Refiner(BaseRefiner):
                     value = await acall_reprompt(reprompt, arg, self.retry_attempts, self.retry_wait)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
-
-
-def _as_list(contexts: ContextInput) -> Any:
-    """A str stays one passage; a graph stays a graph; sequences become lists."""
-    if isinstance(contexts, str) or not isinstance(contexts, Sequence):
-        return contexts
-    return list(contexts)
-
-
-def _loop_texts(guard: Any, contexts: ContextInput, first: GuardResult) -> tuple[str, ...]:
-    """The passages the loop quotes and shows the LLM: ``contexts``, or for a guard with a
-    knowledge base (``Guard(kb=...)``) the texts the first verdict was checked against (the
-    passages, then one sentence per KB fact), so a KB-only check is not refined blind."""
-    if getattr(guard, "kb", None) is not None and first.context_graph.texts:
-        return tuple(first.context_graph.texts)
-    return _texts(contexts)
-
-
-def _texts(contexts: ContextInput) -> tuple[str, ...]:
-    texts, _ = split_context_input(contexts)
-    if isinstance(texts, str):
-        return (texts,)
-    return tuple(str(t) for t in cast(Sequence[object], texts))
 
 
 def enforce(
@@ -382,7 +346,7 @@ def enforce(
         The LLM kept failing.
     """
     spec = parse_policy(policy)
-    ctx = _as_list(contexts)
+    ctx = as_list(contexts)
     result = guard.check(answer, ctx, question, id=id, log=False)
     with _OutcomeLog(guard, result, contexts) as log:
         if spec.kind is not Policy.REFINE or result.passed:
@@ -402,7 +366,7 @@ async def aenforce(
 ) -> PolicyOutcome:
     """Async :func:`enforce` (``reprompt`` is awaited; the guard runs in a worker thread)."""
     spec = parse_policy(policy)
-    result = await guard.acheck(answer, _as_list(contexts), question, id=id, log=False)
+    result = await guard.acheck(answer, as_list(contexts), question, id=id, log=False)
     with _OutcomeLog(guard, result, contexts) as log:
         if spec.kind is not Policy.REFINE or result.passed:
             log.outcome = _simple(spec, answer, result, refusal)

@@ -5,7 +5,13 @@ date, the one number that the quoted evidence sentence states in its place
 (:class:`~guardrail.policy.feedback.FeedbackItem`), the correction is known: the wrong words
 are replaced by those values inside that claim, and the repaired answer is checked by the same
 guard like any other round (KG-Guard's loop, seed 001, with the evidence's value as the edit).
+For an ``added`` item (the evidence has nothing in the wrong words' place), the smallest
+optional clause, appositive or prepositional phrase holding them is deleted
+(:mod:`guardrail.policy.pruning`) and the rest is kept; a sentence whose main clause holds
+them goes as a whole, but never the main clause of a one-sentence answer.
 A repair the guard does not pass is a rejected round, and the LLM rounds follow as before.
+Numbers in words count ("eighteen staff", evidence "fourteen"; :mod:`guardrail.policy.numbers`):
+the replacement keeps the answer's style where that is simple (digits stay digits).
 """
 
 from __future__ import annotations
@@ -14,35 +20,96 @@ import re
 from collections.abc import Sequence
 
 from guardrail.policy.feedback import FeedbackItem
+from guardrail.policy.numbers import Numeral, is_number, numerals, written_like
+from guardrail.policy.pruning import prune_added
+from guardrail.text.sentences import split_sentences
 
 __all__ = ["evidence_repair"]
 
 
-def _numeric(text: str) -> bool:
-    return any(c.isdigit() for c in text)
+def _year(text: str, n: Numeral) -> bool:
+    return not n.words and len(text[n.start:n.end]) == 4 and text[n.start:n.end].isdigit()
 
 
-_NUM = re.compile(r"\d(?:[\d,.]*\d)?")
+def _pick(old: list[Numeral], wrong: str, new: list[Numeral], value: str) -> list[Numeral]:
+    """Of several numbers of ``wrong`` ("1 January 2026"), the one year when ``value`` is one year ("2025")."""
+    if len(old) < 2 or len(new) != 1 or not _year(value, new[0]):
+        return old
+    years = [n for n in old if _year(wrong, n)]
+    return years if len(years) == 1 else old
 
 
-def _swap(text: str, wrong: str, value: str) -> str | None:
-    """Replace ``wrong`` in ``text`` by ``value``; when ``wrong`` holds one number and ``value`` is
-    a bare number, only that number ("roughly 410 metres" -> "roughly 140 metres")."""
+def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
+    """Replace ``wrong`` in ``text`` by ``value``, in the answer's style (digits stay digits,
+    :func:`~guardrail.policy.numbers.written_like`); when ``wrong`` holds one number and
+    ``value`` is a bare number, or the same number with the unit ``wrong`` already writes,
+    only that number ("roughly 410 metres" -> "roughly 140 metres"). Returns the new text
+    and what was written in place of ``wrong``."""
     m = re.search(r"(?<!\w)" + re.escape(wrong) + r"(?!\w)", text)
     if m is None:
         return None
-    nums = list(_NUM.finditer(wrong))
-    if len(nums) == 1 and _NUM.fullmatch(value.strip()):
-        n = nums[0]
-        value = wrong[:n.start()] + value.strip() + wrong[n.end():]
-    return text[:m.start()] + value + text[m.end():]
+    new = numerals(value)
+    old = _pick(numerals(wrong), wrong, new, value)
+    if len(old) == 1 and len(new) == 1:
+        o, n = old[0], new[0]
+        number = written_like(o, wrong, n, value)
+        rest = value[n.end:].strip()
+        if not value[:n.start].strip() and (not rest or wrong[o.end:].strip().startswith(rest)):
+            value = wrong[:o.start] + number + wrong[o.end:]
+        else:
+            value = value[:n.start] + number + value[n.end:]
+    return text[:m.start()] + value + text[m.end():], value
+
+
+def _repair_value(claim: str, it: FeedbackItem) -> tuple[str, str] | None:
+    """``claim`` with each wrong number of a ``value`` item replaced, and the note; ``None``
+    unless every value is known and numeric and every wrong word is found."""
+    if it.kind != "value" or not it.values or not all(it.values):
+        return None
+    if not all(is_number(w) and is_number(v) for w, v in zip(it.wrong, it.values)):
+        return None  # names: a name sharing a neighbouring word is too weak a match to write in
+    fixed, written = claim, []
+    for wrong, value in zip(it.wrong, it.values):
+        swapped = _swap(fixed, wrong, value)
+        if swapped is None:
+            return None
+        fixed = swapped[0]
+        written.append(swapped[1])
+    note = ", ".join(f'"{w}" -> "{v}"' for w, v in zip(it.wrong, written))
+    return fixed, note + f" (evidence: {' '.join(it.evidence.split())})"
+
+
+def _repair_added(claim: str, it: FeedbackItem, whole: bool) -> tuple[str, str] | None:
+    """``claim`` without the clause holding an added detail (:func:`~guardrail.policy.pruning.prune_added`);
+    ``""`` when the whole sentence goes (``whole``: the answer has other sentences)."""
+    pruned = prune_added(it, whole=whole) if claim.strip() == it.claim else None
+    if pruned is None:
+        return None
+    wrong = ", ".join(f'"{w}"' for w in it.wrong)
+    if not pruned:
+        return "", f'deleted "{it.claim}" (the context does not state {wrong})'
+    return claim.replace(it.claim, pruned, 1), f'"{it.claim}" -> "{pruned}" (the context does not state {wrong})'
+
+
+def _cut_sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened over the white space after it (before it, at the end of ``text``)."""
+    while end < len(text) and text[end].isspace():
+        end += 1
+    if end == len(text):
+        while start > 0 and text[start - 1].isspace():
+            start -= 1
+    return start, end
 
 
 def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, str] | None:
-    """The answer with each fully known wrong number replaced by the evidence's, and a note.
+    """The answer with each fully known wrong number replaced and each added detail deleted, and a note.
 
-    Only numbers and dates are written in: for a name, the evidence's candidate (a name sharing
-    a neighbouring word) is too weak a match ("based in Mumbai" -> "based in The Oberoi Group").
+    A ``value`` item has its wrong numbers replaced by the evidence's. Only numbers and dates
+    are written in: for a name, the evidence's candidate (a name sharing a neighbouring word)
+    is too weak a match ("based in Mumbai" -> "based in The Oberoi Group"). An ``added``
+    item has the smallest optional constituent holding its wrong words deleted
+    (:func:`~guardrail.policy.pruning.prune_added`); when its main clause holds them, the
+    whole sentence goes if the answer has others (never the only sentence).
 
     Parameters
     ----------
@@ -55,8 +122,9 @@ def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, st
     -------
     (str, str) or None
         The repaired answer and a feedback line naming each replacement
-        (``'"1921" -> "1911" (evidence: ...)'``); ``None`` when no item can be repaired
-        (no ``value`` item with every value known and its claim span in ``answer``).
+        (``'"1921" -> "1911" (evidence: ...)'``) or deletion; ``None`` when no item can be
+        repaired (no ``value`` item with every value known, no ``added`` item with a
+        deletable clause, or no claim span in ``answer``).
 
     Examples
     --------
@@ -65,20 +133,21 @@ def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, st
     'She won it in 1911.'
     """
     out, notes, shift = answer, [], 0
+    whole = len(split_sentences(answer)) > 1
     for it in sorted(items, key=lambda i: i.span or (0, 0)):
-        if it.kind != "value" or it.span is None or not it.values or not all(it.values):
+        if it.span is None:
             continue
-        if not all(_numeric(w) and _numeric(v) for w, v in zip(it.wrong, it.values)):
-            continue  # names: a name sharing a neighbouring word is too weak a match to write in
         start, end = it.span[0] + shift, it.span[1] + shift
         claim = out[start:end]
-        fixed: str | None = claim
-        for wrong, value in zip(it.wrong, it.values):
-            fixed = _swap(fixed, wrong, value) if fixed is not None else None
-        if fixed is None or fixed == claim:
+        done = _repair_value(claim, it) if it.kind == "value" else _repair_added(claim, it, whole)
+        if done is None or done[0] == claim:
             continue
-        out = out[:start] + fixed + out[end:]
-        shift += len(fixed) - len(claim)
-        notes.append(", ".join(f'"{w}" -> "{v}"' for w, v in zip(it.wrong, it.values))
-                     + f" (evidence: {' '.join(it.evidence.split())})")
-    return (out, "evidence repair: " + "; ".join(notes)) if notes else None
+        if not done[0]:
+            start, end = _cut_sentence(out, start, end)
+            claim = out[start:end]
+        out = out[:start] + done[0] + out[end:]
+        shift += len(done[0]) - len(claim)
+        notes.append(done[1])
+    if not notes or not out.strip():  # never every sentence
+        return None
+    return out, "evidence repair: " + "; ".join(notes)

@@ -53,11 +53,11 @@ class FlakyLLM:
 def _refine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: list[dict[str, str]],
             *extra: str) -> tuple[Any, list[dict[str, Any]]]:
     import guardrail.llm.client as client_mod
-    import guardrail.policy.refine as refine_mod
+    import guardrail.policy.rounds as rounds_mod
 
     monkeypatch.setattr(client_mod, "LLMClient", FlakyLLM)
     # the evidence repair would fix the planted year without the LLM: off, so the LLM path is tested
-    monkeypatch.setattr(refine_mod, "evidence_repair", lambda *a: None)
+    monkeypatch.setattr(rounds_mod, "evidence_repair", lambda *a: None)
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     res = CliRunner().invoke(app, ["check", str(src), "--out", str(out), "--policy", "refine",

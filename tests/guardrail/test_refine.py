@@ -7,6 +7,7 @@ model is tested in ``tests/guardrail/llm/``."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any
 
@@ -156,8 +157,12 @@ def test_feedback_and_messages(guard: Guard) -> None:
     r = guard.check(BAD, CONTEXT, QUESTION)
     fb = build_feedback(r, CONTEXT)
     assert all(n.text in fb for n in r.flagged_nodes)
-    # the claim, its wrong words and the evidence sentence are named
-    assert f'claim "{BAD}"' in fb and f'the context says "{CONTEXT[0]}"' in fb
+    # the claim with its exact wrong words marked, those words and the evidence sentence are named
+    line = next(ln for ln in fb.splitlines() if ln.startswith("- claim "))
+    shown = json.loads(line[len("- claim "):line.index('": ') + 1])
+    assert shown.replace("[[", "").replace("]]", "") == BAD
+    assert all(f"[[{n.text}]]" in shown for n in r.flagged_nodes) and "rewrite only the marked words" in line
+    assert f'the context says "{CONTEXT[0]}"' in fb
     msgs = refinement_messages(RefinementRequest(QUESTION, tuple(CONTEXT), BAD, r, fb, 1))
     assert [m[0] for m in msgs] == ["system", "user"] and CONTEXT[0] in msgs[1][1] and BAD in msgs[1][1]
 

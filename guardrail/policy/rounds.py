@@ -1,0 +1,104 @@
+"""The refinement loop's round bookkeeping, apart from its driver (:mod:`guardrail.policy.refine`).
+
+* which texts a loop quotes and shows the LLM (:func:`loop_texts`, :func:`context_texts`);
+* the repair round that needs no LLM (:func:`repair_round`, :mod:`guardrail.policy.repair`);
+* why the loop stops before a round (:func:`stop_before`: ``max_iterations``,
+  ``time_budget``) and the deadline each request carries (:func:`deadline`);
+* the outcome of a loop that ended flagged (:func:`fallback_outcome`: the fallback policy on
+  the best round, its stop reason, ``annotate`` marked with :data:`UNVERIFIED_MARK`).
+
+The round-by-round verdicts (better, worse, no progress, unsupported, repeated) are kept by
+:class:`~guardrail.policy.progress.LoopState`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, cast
+
+from guardrail.extract.given import ContextInput, split_context_input
+from guardrail.policy.feedback import feedback_items
+from guardrail.policy.policies import PolicyOutcome, PolicySpec, apply_policy
+from guardrail.policy.progress import LoopState
+from guardrail.policy.repair import evidence_repair
+from guardrail.types import GuardResult
+
+__all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
+           "fallback_outcome"]
+
+#: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
+UNVERIFIED_MARK = "[unverified] "
+
+
+def as_list(contexts: ContextInput) -> Any:
+    """``contexts`` as a guard takes them: a str stays one passage, a graph stays a graph,
+    any other sequence becomes a list."""
+    if isinstance(contexts, str) or not isinstance(contexts, Sequence):
+        return contexts
+    return list(contexts)
+
+
+def context_texts(contexts: ContextInput) -> tuple[str, ...]:
+    """The passages of ``contexts`` (a graph's linearised as "subject relation object."), one str each."""
+    texts, _ = split_context_input(contexts)
+    if isinstance(texts, str):
+        return (texts,)
+    return tuple(str(t) for t in cast(Sequence[object], texts))
+
+
+def loop_texts(guard: Any, contexts: ContextInput, first: GuardResult) -> tuple[str, ...]:
+    """The passages the loop quotes and shows the LLM: ``contexts``, or for a guard with a
+    knowledge base (``Guard(kb=...)``) the texts the first verdict was checked against (the
+    passages, then one sentence per KB fact), so a KB-only check is not refined blind."""
+    if getattr(guard, "kb", None) is not None and first.context_graph.texts:
+        return tuple(first.context_graph.texts)
+    return context_texts(contexts)
+
+
+def repair_round(state: LoopState, texts: Sequence[str]) -> str | None:
+    """The best answer with its known errors repaired, or ``None`` when there is no such repair.
+
+    The repair (:func:`~guardrail.policy.repair.evidence_repair`) is made from the best round's
+    feedback items; its note becomes that round's feedback in the history.
+    """
+    repair = evidence_repair(state.best_answer, feedback_items(state.best, texts))
+    if repair is None:
+        return None
+    state.history[-1] = state.history[-1].model_copy(update={"feedback": repair[1]})
+    return repair[0]
+
+
+def deadline(state: LoopState, time_budget: float | None) -> float | None:
+    """The ``time.monotonic()`` value by which the loop's budget is spent (``None``: no budget)."""
+    return None if time_budget is None else state.t0 + time_budget
+
+
+def stop_before(state: LoopState, max_iterations: int, time_budget: float | None) -> str:
+    """Why no further round starts: ``"max_iterations"``, ``"time_budget"``, or ``""`` (go on)."""
+    if len(state.history) > max_iterations:
+        return "max_iterations"
+    if time_budget is not None and time.monotonic() - state.t0 >= time_budget:
+        return "time_budget"
+    return ""
+
+
+def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str) -> PolicyOutcome:
+    """The fallback policy applied to the best round of a loop that ended flagged.
+
+    Rounds used up on corrections the evidence does not state stop as ``"unsupported"``
+    rather than ``"max_iterations"``; an ``annotate`` fallback's answer starts with
+    :data:`UNVERIFIED_MARK`.
+
+    Raises
+    ------
+    HallucinationError
+        With a ``raise`` fallback.
+    """
+    if state.stop == "max_iterations" and state.problems:
+        state.stop = "unsupported"  # the last round's correction was not the evidence's
+    best = state.best.model_copy(update={"history": tuple(state.history)})
+    out = apply_policy(fallback, state.best_answer, best, refusal=refusal)
+    answer = UNVERIFIED_MARK + out.answer if out.action == "annotated" else out.answer
+    return PolicyOutcome(answer, out.result, out.action, state.original, stop_reason=state.stop,
+                         rejected_rounds=tuple(state.rejected))

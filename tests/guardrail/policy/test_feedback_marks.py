@@ -1,0 +1,95 @@
+"""The prompt shows the exact span to rewrite (issue 25): each feedback line holds the
+sentence with the flagged nodes' own spans marked ``[[ ]]``, those words, the evidence
+sentence and the fix, and the prompt asks for those words only. Fast: hand-made verdicts,
+and a scripted stand-in for the model (it copies the marks into its reply, as a small
+model may) driving the loop with a scripted guard (flags "1921", passes anything else).
+"""
+
+from __future__ import annotations
+
+import json
+
+from guardrail.policy.feedback import FeedbackItem, build_feedback, feedback_items, marked, unmark
+from guardrail.policy.prompts import refinement_messages
+from guardrail.policy.refine import RefinementRequest, Refiner
+from guardrail.types import FlaggedNode, GuardResult, Span
+
+CONTEXT = ["Marie Curie won the Nobel Prize in Physics in 1903. In 1911 she won the Nobel Prize in Chemistry."]
+PLANTED = "Curie was born in Warsaw. Marie Curie won the Nobel Prize in Chemistry in 1921."
+RIGHT = "Curie was born in Warsaw. Marie Curie won the Nobel Prize in Chemistry in 1911."
+
+
+def _flagged(answer: str, *wrong: str) -> GuardResult:
+    nodes = tuple(FlaggedNode(node_id=f"a:{answer.index(w)}", text=w,
+                              span=Span(start=answer.index(w), end=answer.index(w) + len(w)), support=0.1)
+                  for w in wrong)
+    return GuardResult(passed=False, score=0.7, threshold=0.5, answer=answer, flagged_nodes=nodes)
+
+
+def test_the_wrong_words_are_marked_in_their_sentence() -> None:
+    (item,) = feedback_items(_flagged(PLANTED, "1921"), CONTEXT)
+    assert item.claim == "Marie Curie won the Nobel Prize in Chemistry in 1921." and item.marks == ((48, 52),)
+    assert marked(item) == "Marie Curie won the Nobel Prize in Chemistry in [[1921]]."
+    two = FeedbackItem("Gates founded it in 1999.", (0, 25), ("Gates", "1999"), "", "value", ("", ""),
+                       ((0, 5), (20, 24)))
+    assert marked(two) == "[[Gates]] founded it in [[1999]]."
+
+
+def test_the_feedback_line_names_sentence_span_and_evidence() -> None:
+    fb = build_feedback(_flagged(PLANTED, "1921"), CONTEXT)
+    (line,) = [ln for ln in fb.splitlines() if ln.startswith("- ")]
+    assert line.startswith('- claim "Marie Curie won the Nobel Prize in Chemistry in [[1921]].": '
+                           'rewrite only the marked words "1921"; ')
+    assert 'the context says "In 1911 she won the Nobel Prize in Chemistry."' in line
+    assert 'fix: replace "1921" with "1911"' in line
+    assert "Warsaw" not in line  # the unflagged sentence is not shown as one to rewrite
+    assert fb.splitlines()[-1].startswith("Rewrite only the words marked [[ ]]")
+
+
+def test_the_prompt_asks_for_the_marked_words_only() -> None:
+    result = _flagged(PLANTED, "1921")
+    req = RefinementRequest(None, tuple(CONTEXT), PLANTED, result, build_feedback(result, CONTEXT), 1)
+    system, user = (m[1] for m in refinement_messages(req))
+    assert "Rewrite only the marked words" in system and "[[like this]]" in system
+    assert "[[1921]]" in user and user.rstrip().endswith("feedback rewritten.")
+    assert f"<previous_answer>\n{PLANTED}\n</previous_answer>" in user  # the answer itself is not marked
+
+
+def test_a_span_less_node_is_named_without_marks() -> None:
+    node = FlaggedNode(node_id="a:0", text='Gates": all fine', support=0.0)
+    fb = build_feedback(GuardResult(passed=False, score=0.9, threshold=0.5, answer="x", flagged_nodes=(node,)))
+    (line,) = [ln for ln in fb.splitlines() if ln.startswith("- ")]
+    assert line.startswith(f"- claim {json.dumps(node.text)}: rewrite only the words ")
+    assert "[[" not in line
+
+
+def test_marks_a_model_copies_are_removed() -> None:
+    assert unmark("Curie won it in [[1911]].", "Curie won it in 1921.") == "Curie won it in 1911."
+    assert unmark("a [[b]] c", "a [[b]] d") == "a [[b]] c"  # marks the answer had are kept
+
+
+class ScriptedGuard:
+    """Stands in for the guard: flags "1921" (and anything still marked), passes anything else."""
+
+    def __init__(self) -> None:
+        self.checked: list[str] = []
+
+    def check(self, answer: str, contexts: object, question: str | None = None, **_: object) -> GuardResult:
+        self.checked.append(answer)
+        wrong = [w for w in ("1921", "[[") if w in answer]
+        return _flagged(answer, *wrong) if wrong else GuardResult(passed=True, score=0.2, threshold=0.5, answer=answer)
+
+    def log_result(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+def test_the_loop_checks_and_delivers_the_reply_without_copied_marks() -> None:
+    guard = ScriptedGuard()
+    llm_replies = [RIGHT.replace("1911", "[[1911]]")]
+
+    def llm(req: RefinementRequest) -> str:
+        assert "[[1921]]" in req.feedback
+        return llm_replies[0]
+
+    out = Refiner(guard, max_iterations=2, repair=False).refine(PLANTED, CONTEXT, None, llm)
+    assert out.action == "refined" and out.answer == RIGHT and guard.checked == [PLANTED, RIGHT]
