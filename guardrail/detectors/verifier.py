@@ -35,9 +35,10 @@ from guardrail.align.claims import EVIDENCE_MAX_WORDS, Evidence, claim_text, con
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.occlusion import MIN_GAIN, occlusion_gains
+from guardrail.text.declines import non_answer_sentence
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
-from guardrail.text.lexicon import CHAT_FUNCTION_WORDS, DECLINE_WORDS, NON_ANSWER_WORDS
+from guardrail.text.lexicon import CHAT_FUNCTION_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
@@ -120,12 +121,9 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
 
 def _non_answer(claim: str) -> bool:
     """True for a sentence that only declines to answer ("I don't know.", "Sorry, I'm not
-    sure.", "I cannot answer that."): a word of :data:`NON_ANSWER_WORDS` and nothing but
-    :data:`DECLINE_WORDS` besides. A bare "Yes." or "No." is not one (left to the
-    verifier), nor is a hedged statement ("No, I don't think he was the first.")."""
-    words = _WORD.findall(claim.lower())
-    return any(w in NON_ANSWER_WORDS for w in words) and all(
-        w in DECLINE_WORDS or w in NON_ANSWER_WORDS for w in words)
+    sure."): the per-sentence rule of :func:`guardrail.text.declines.non_answer_sentence`
+    (whose module says why it is not the whole-answer rule, ``is_declined``)."""
+    return non_answer_sentence(claim)
 
 
 def _checkable(claim: str, evidence: str) -> bool:
