@@ -109,9 +109,9 @@ class GuardConfig(BaseModel):
     Notes
     -----
     Numbers are strict (``"threshold": true`` is an error, not 1.0); the ``detector_params``
-    of registered detectors are checked against their declared parameter constraints
-    (names and values) when the config is loaded (and every detector is built when the
-    :class:`~guardrail.Guard` is, not at the first check);
+    of registered detectors are checked against their constructors when the config is loaded,
+    and their values against the detectors' declared constraints when the :class:`~guardrail.Guard`
+    is built (every detector is built then, not at the first check);
     ``aggregation="logistic"`` needs a non-zero weight for at least one of ``detectors``.
     """
 
@@ -167,12 +167,13 @@ class GuardConfig(BaseModel):
 
 
 def _check_detectors(cfg: GuardConfig) -> None:
-    """Every ``detector_params`` entry of a registered detector passes its parameter check
-    (:func:`~guardrail.detectors.validate_detector_params`); the config itself only names detectors."""
+    """Every ``detector_params`` name of a registered detector is a parameter it takes
+    (:func:`~guardrail.detectors.validate_detector_params`; the values are checked by the same
+    function when a :class:`~guardrail.Guard` builds the detectors). The config only names them."""
     from guardrail.detectors import validate_detector_params
 
     for name, params in cfg.detector_params.items():
-        validate_detector_params(name, params)
+        validate_detector_params(name, params, values=False)
 
 
 def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:

@@ -127,12 +127,16 @@ def detector_class(name: str) -> type[Detector]:
     return cls
 
 
-def validate_detector_params(name: str, params: dict[str, Any]) -> None:
+def validate_detector_params(name: str, params: dict[str, Any], *, values: bool = True) -> None:
     """Check a config's ``detector_params[name]`` (with the registry row's own parameters)
     through :func:`~guardrail.detectors._params.validate_params`, without building the detector.
 
     Names outside :data:`REGISTRY` are custom detectors passed to :class:`~guardrail.Guard`,
-    which take their own parameters: they are not checked here.
+    which take their own parameters: they are not checked here. With ``values=False`` only the
+    names are checked: a config checks names when it loads, and the values are checked when a
+    :class:`~guardrail.Guard` builds its detectors from it (a guard given its own detectors,
+    which may carry a registered name, never builds the config's, so their values are not the
+    config's business).
 
     Raises
     ------
@@ -143,7 +147,7 @@ def validate_detector_params(name: str, params: dict[str, Any]) -> None:
     if name not in REGISTRY:
         return
     validate_params(detector_class(name), {**REGISTRY[name].params, **params}, error=ConfigError,
-                    where=f"detector {name!r}")
+                    where=f"detector {name!r}", values=values)
 
 
 def build_detectors(names: list[str], params: dict[str, dict[str, Any]]) -> list[Detector]:
@@ -163,4 +167,5 @@ def check_params(configs: Iterable[GuardConfig]) -> None:
     for cfg in configs:
         for name in dict.fromkeys([*cfg.detectors, *cfg.veto]):
             if name in REGISTRY:
+                validate_detector_params(name, cfg.detector_params.get(name, {}))
                 build_detector(name, **cfg.detector_params.get(name, {}))

@@ -160,7 +160,7 @@ def _check_names(cls: type, params: Mapping[str, Any], error: type[GuardrailErro
 
 
 def validate_params(cls: type, params: Mapping[str, Any], *, error: type[GuardrailError] = InvalidInputError,
-                    where: str | None = None) -> None:
+                    where: str | None = None, values: bool = True) -> None:
     """Check ``params`` against ``cls._parameter_constraints`` and ``cls._parameter_order``.
 
     Parameters
@@ -176,6 +176,10 @@ def validate_params(cls: type, params: Mapping[str, Any], *, error: type[Guardra
         ``detector_params``).
     where : str or None
         Prefix of the message (default: the class name).
+    values : bool
+        Check the values too (default); ``False`` checks only that the constructor takes
+        every name (a config's check when it loads, see
+        :func:`~guardrail.detectors.validate_detector_params`).
 
     Raises
     ------
@@ -187,6 +191,8 @@ def validate_params(cls: type, params: Mapping[str, Any], *, error: type[Guardra
     """
     where = where or cls.__name__
     _check_names(cls, params, error, where)
+    if not values:
+        return
     constraints: Mapping[str, list[Constraint]] = getattr(cls, "_parameter_constraints", {})
     for name, value in params.items():
         allowed = constraints.get(name)

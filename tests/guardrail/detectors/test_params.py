@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from guardrail.config import load_config
-from guardrail.detectors import REGISTRY, build_detector, detector_class, validate_detector_params
+from guardrail.detectors import REGISTRY, build_detector, check_params, detector_class, validate_detector_params
 from guardrail.detectors._params import Interval, Options, StrOptions, validate_params
 from guardrail.detectors.grounding import GroundingDetector
 from guardrail.detectors.kg_guard import KGGuardDetector
@@ -50,14 +50,24 @@ def test_a_bad_value_of_each_kind_raises_naming_parameter_value_and_range(
 
 
 @pytest.mark.parametrize(("cls", "param", "value", "allowed"), BAD)
-def test_the_config_checks_detector_params_through_the_same_function(
+def test_a_configs_detector_params_are_checked_through_the_same_function(
         cls: type, param: str, value: Any, allowed: str) -> None:
+    """The config loads (a guard given its own detectors never builds these); building the
+    guard's detectors from it (``check_params``, which ``Guard`` calls) is a ConfigError."""
     name = next(n for n, spec in REGISTRY.items() if detector_class(n) is cls and not spec.params)
-    if isinstance(value, float) and math.isnan(value):
-        pytest.skip("JSON has no NaN")
+    cfg = load_config({"detectors": [name], "detector_params": {name: {param: value}}})
     with pytest.raises(ConfigError, match=f"detector '{name}': parameter '{param}'") as info:
-        load_config({"detectors": [name], "detector_params": {name: {param: value}}})
+        check_params([cfg])
     assert allowed in str(info.value)
+
+
+def test_a_guard_built_from_a_bad_config_names_the_parameter() -> None:
+    from guardrail.guard import Guard
+
+    cfg = load_config({"detectors": ["verifier"], "detector_params": {"verifier": {"unit_threshold": 2.0}}})
+    with pytest.raises(ConfigError, match=r"detector 'verifier': parameter 'unit_threshold' must be a number "
+                                          r"in \[0, 1\], got 2.0"):
+        Guard(cfg)
 
 
 def test_ordered_pairs_name_both_parameters() -> None:
@@ -70,6 +80,7 @@ def test_ordered_pairs_name_both_parameters() -> None:
     # the defaults fill in the pair: a config giving one side only is checked against the other
     with pytest.raises(ConfigError, match="'low' must be below 'threshold'"):
         validate_detector_params("grounding", {"low": 0.85})
+    validate_detector_params("grounding", {"low": 0.85}, values=False)  # a config's check at load: names
 
 
 def test_unknown_parameters_are_named_with_what_the_detector_takes() -> None:
