@@ -122,12 +122,16 @@ class AuditResult:
 
     ``startup_s`` is the time from the call to the first result (Ray start, model load);
     ``items_per_s`` counts all items over ``elapsed_s``; ``metrics`` is None without labels.
+    ``n_declined`` counts the answers that decline to answer (``GuardResult.declined``): they are
+    in ``n_passed`` when the config lets them pass and never in ``n_flagged`` (as in ``check``'s
+    summary).
     """
 
     n: int = 0
     n_passed: int = 0
     n_flagged: int = 0
     n_abstained: int = 0
+    n_declined: int = 0
     n_errors: int = 0
     n_unlogged: int = 0
     elapsed_s: float = 0.0
@@ -249,7 +253,7 @@ def _source(ray: Any, data: Any) -> tuple[list[InputLine] | None, Any]:
 class _Writer:
     """JSONL (the ``check`` format) or Parquet (flat columns plus ``result`` JSON) output."""
 
-    COLUMNS = ("id", "line", "passed", "score", "threshold", "abstained", "config", "error")
+    COLUMNS = ("id", "line", "passed", "score", "threshold", "abstained", "declined", "config", "error")
 
     def __init__(self, out: Path | None) -> None:
         self.out, self.parquet = out, out is not None and out.suffix == ".parquet"
@@ -280,7 +284,7 @@ class _Writer:
 
         table = pa.Table.from_pylist(self.buf, schema=pa.schema([
             ("id", pa.string()), ("line", pa.int64()), ("passed", pa.bool_()), ("score", pa.float64()),
-            ("threshold", pa.float64()), ("abstained", pa.bool_()), ("config", pa.string()),
+            ("threshold", pa.float64()), ("abstained", pa.bool_()), ("declined", pa.bool_()), ("config", pa.string()),
             ("error", pa.string()), ("result", pa.string())]))
         if self.pq is None:
             assert self.out is not None
@@ -294,6 +298,15 @@ class _Writer:
         self.flush()
         if self.pq is not None:
             self.pq.close()
+
+
+def _count(res: AuditResult, row: Mapping[str, Any]) -> None:
+    """Add one result row (not an error row) to the counts of ``res``."""
+    declined = bool(row.get("declined", False))
+    res.n_abstained += bool(row["abstained"])
+    res.n_declined += declined
+    res.n_passed += bool(row["passed"])
+    res.n_flagged += not row["passed"] and not row["abstained"] and not declined
 
 
 def audit(
@@ -313,7 +326,7 @@ def audit(
         ``None`` for ``auto``, ``"short"``, ``"long"`` or a config JSON path.
     out : str, Path or None
         ``*.parquet`` writes Parquet (``id``, ``line``, ``passed``, ``score``,
-        ``threshold``, ``abstained``, ``config``, ``error`` and the full ``result`` as
+        ``threshold``, ``abstained``, ``declined``, ``config``, ``error`` and the full ``result`` as
         JSON); any other path writes JSONL lines like ``kg-guardrail check``.
     log : str, Path or None
         Flagged-answer log each worker appends to.
@@ -373,9 +386,7 @@ def audit(
             if "error" in row:
                 res.n_errors += 1
                 continue
-            res.n_abstained += bool(row["abstained"])
-            res.n_passed += bool(row["passed"])
-            res.n_flagged += not row["passed"] and not row["abstained"]
+            _count(res, row)
             if label is not None:
                 labelled.append((row, label))
     finally:

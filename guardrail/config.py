@@ -9,7 +9,6 @@ input (QA, dialogue, summaries, plain RAG answers), no routing on the input's sh
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
 from importlib import resources
@@ -110,9 +109,9 @@ class GuardConfig(BaseModel):
     Notes
     -----
     Numbers are strict (``"threshold": true`` is an error, not 1.0); the ``detector_params``
-    of registered detectors are checked against their constructors when the config is
-    loaded (and every detector is built when the :class:`~guardrail.Guard` is, not at the
-    first check);
+    of registered detectors are checked against their constructors when the config is loaded,
+    and their values against the detectors' declared constraints when the :class:`~guardrail.Guard`
+    is built (every detector is built then, not at the first check);
     ``aggregation="logistic"`` needs a non-zero weight for at least one of ``detectors``.
     """
 
@@ -168,33 +167,13 @@ class GuardConfig(BaseModel):
 
 
 def _check_detectors(cfg: GuardConfig) -> None:
-    """Every ``detector_params`` key of a registered detector is a parameter of its constructor.
-
-    Names outside :data:`~guardrail.detectors.REGISTRY` may be custom detectors passed to
-    :class:`~guardrail.Guard` (which rejects them at construction when none is passed).
-    """
-    from guardrail.detectors import REGISTRY
+    """Every ``detector_params`` name of a registered detector is a parameter it takes
+    (:func:`~guardrail.detectors.validate_detector_params`; the values are checked by the same
+    function when a :class:`~guardrail.Guard` builds the detectors). The config only names them."""
+    from guardrail.detectors import validate_detector_params
 
     for name, params in cfg.detector_params.items():
-        if name not in REGISTRY:  # a custom detector (``Guard(detectors=...)``) takes its own
-            continue
-        allowed = _init_params(REGISTRY[name].target)
-        bad = sorted(set(params) - allowed) if allowed is not None else []
-        if bad:
-            raise ConfigError(f"unknown parameter(s) {bad} for detector {name!r}; "
-                              f"it takes {sorted(allowed or ())}")
-
-
-def _init_params(target: str) -> set[str] | None:
-    """Keyword parameters of the class ``"module:Class"`` (None when it takes ``**kwargs``)."""
-    import importlib
-
-    mod_name, cls_name = target.split(":")
-    sig = inspect.signature(getattr(importlib.import_module(mod_name), cls_name).__init__)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
-        return None
-    return {k for k, p in sig.parameters.items() if k != "self" and p.kind in (
-        inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+        validate_detector_params(name, params, values=False)
 
 
 def load_config(source: str | Path | dict[str, Any]) -> GuardConfig:

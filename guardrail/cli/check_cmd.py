@@ -62,7 +62,10 @@ def check(
     With ``--policy refine --llm-base-url URL`` each flagged answer is re-prompted until it
     passes (KG-Guard refinement); each line gets the final answer and the round history.
     With ``--extractor llm --llm-base-url URL`` the triples come from that LLM (one call per
-    passage, cached; a failed call falls back to spaCy with a warning)."""
+    passage, cached; a failed call falls back to spaCy with a warning).
+    ``--policy refine`` takes none of ``--report``, ``--metrics``, ``--graphs``, ``--engine ray``
+    (a usage error, exit code 2)."""
+    _check_policy(policy, llm_base_url, report=report, metrics=metrics, graphs=graphs, engine=engine)
     require_extras(engine, report)
     output_paths(out=out, metrics=metrics, report=report, log=log)
     kb_arg = kb_argument(kb, kb_endpoint, kb_profile)
@@ -73,7 +76,7 @@ def check(
     lines = read_items(input, context_optional=getattr(guard, "kb", None) is not None)
     try:
         if policy != "annotate":
-            n_bad, n_workers_unlogged = _check_refine(guard, lines, input, out, policy, llm_base_url, llm_model), 0
+            n_bad, n_workers_unlogged = _check_refine(guard, lines, input, out, llm_base_url, llm_model), 0
         else:
             rows, n_workers_unlogged = _annotate(guard, lines, out, graphs=graphs, keep=graphs or report is not None,
                                                  ray=None if engine == "local" else (config, log, num_cpus, ray_address),
@@ -153,14 +156,41 @@ def _print_metrics(results: list[dict[str, Any]], labels: list[int], metrics: Pa
         err_console.print("[yellow]no labelled items: --metrics not written[/yellow]")
 
 
-def _check_refine(guard: Guard, lines: Sequence[InputLine], source: Path, out: Path, policy: str,
+def _check_policy(policy: str, base_url: str | None, *, report: Path | None, metrics: Path | None,
+                  graphs: bool, engine: str) -> None:
+    """Reject, before any model loads, a bad ``--policy`` and the options ``refine`` cannot honour.
+
+    A refined line holds the delivered (refined) answer's verdict and its rounds: ``--metrics``
+    would score labels written for the original answers against it, ``--report`` and ``--graphs``
+    describe checked answers' graphs, which a refined line does not carry, and the Ray workers
+    have no LLM client to re-prompt.
+
+    Raises
+    ------
+    typer.BadParameter
+        A usage error (exit code 2) naming ``--policy`` and the conflicting options.
+    """
+    if policy not in ("annotate", "refine"):
+        raise typer.BadParameter(f"expected annotate or refine, got {policy!r}", param_hint="--policy")
+    if policy != "refine":
+        return
+    given = {"--report": report is not None, "--metrics": metrics is not None, "--graphs": graphs,
+             f"--engine {engine}": engine != "local"}
+    conflicts = [opt for opt, on in given.items() if on]
+    if conflicts:
+        raise typer.BadParameter(
+            f"--policy refine cannot be combined with {', '.join(conflicts)} (refined lines carry the "
+            "delivered answer's verdict and rounds, not the checked answers' graphs, labels' metrics or a "
+            "Ray run); check with --policy annotate for those", param_hint="--policy")
+    if base_url is None:
+        raise typer.BadParameter("--policy refine needs --llm-base-url", param_hint="--llm-base-url")
+
+
+def _check_refine(guard: Guard, lines: Sequence[InputLine], source: Path, out: Path,
                   base_url: str | None, model: str) -> int:
     """``check --policy refine``: refine every line through the LLM at ``base_url``; the
     number of lines in error (each reported on stderr)."""
-    if policy != "refine":
-        raise typer.BadParameter(f"expected annotate or refine, got {policy!r}", param_hint="--policy")
-    if base_url is None:
-        raise typer.BadParameter("--policy refine needs --llm-base-url", param_hint="--llm-base-url")
+    assert base_url is not None  # checked by _check_policy before any model loads
     from guardrail.cli.llm import refine_lines, write_refined
 
     rows: list[tuple[InputLine, dict[str, Any]]] = []

@@ -32,13 +32,24 @@ import importlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from guardrail.detectors._params import validate_params
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import ConfigError
 
 if TYPE_CHECKING:
     from guardrail.config import GuardConfig
 
-__all__ = ["Detector", "AlignmentInput", "DetectorSpec", "REGISTRY", "build_detector", "build_detectors", "check_params"]
+__all__ = [
+    "Detector",
+    "AlignmentInput",
+    "DetectorSpec",
+    "REGISTRY",
+    "build_detector",
+    "build_detectors",
+    "check_params",
+    "detector_class",
+    "validate_detector_params",
+]
 
 
 class DetectorSpec(NamedTuple):
@@ -91,11 +102,8 @@ def build_detector(name: str, **params: Any) -> Detector:
     ConfigError
         Unknown name (the message lists the known ones) or bad parameters.
     """
-    if name not in REGISTRY:
-        raise ConfigError(f"unknown detector {name!r}; known: {sorted(REGISTRY)}")
+    cls = detector_class(name)
     spec = REGISTRY[name]
-    mod_name, cls_name = spec.target.split(":")
-    cls = getattr(importlib.import_module(mod_name), cls_name)
     kwargs = {**spec.params, **params}
     if spec.params:
         kwargs["name"] = name
@@ -104,6 +112,44 @@ def build_detector(name: str, **params: Any) -> Detector:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"bad parameters for detector {name!r}: {exc}") from exc
     return det
+
+
+def detector_class(name: str) -> type[Detector]:
+    """The class of the detector registered as ``name`` (its module is imported now).
+
+    Raises
+    ------
+    ConfigError
+        Unknown name (the message lists the known ones).
+    """
+    if name not in REGISTRY:
+        raise ConfigError(f"unknown detector {name!r}; known: {sorted(REGISTRY)}")
+    mod_name, cls_name = REGISTRY[name].target.split(":")
+    cls: type[Detector] = getattr(importlib.import_module(mod_name), cls_name)
+    return cls
+
+
+def validate_detector_params(name: str, params: dict[str, Any], *, values: bool = True) -> None:
+    """Check a config's ``detector_params[name]`` (with the registry row's own parameters)
+    through :func:`~guardrail.detectors._params.validate_params`, without building the detector.
+
+    Names outside :data:`REGISTRY` are custom detectors passed to :class:`~guardrail.Guard`,
+    which take their own parameters: they are not checked here. With ``values=False`` only the
+    names are checked: a config checks names when it loads, and the values are checked when a
+    :class:`~guardrail.Guard` builds its detectors from it (a guard given its own detectors,
+    which may carry a registered name, never builds the config's, so their values are not the
+    config's business).
+
+    Raises
+    ------
+    ConfigError
+        A parameter the detector does not take or a value outside its constraints (the
+        message names the detector, the parameter, the value and what is allowed).
+    """
+    if name not in REGISTRY:
+        return
+    validate_params(detector_class(name), {**REGISTRY[name].params, **params}, error=ConfigError,
+                    where=f"detector {name!r}", values=values)
 
 
 def build_detectors(names: list[str], params: dict[str, dict[str, Any]]) -> list[Detector]:
@@ -123,4 +169,5 @@ def check_params(configs: Iterable[GuardConfig]) -> None:
     for cfg in configs:
         for name in dict.fromkeys([*cfg.detectors, *cfg.veto]):
             if name in REGISTRY:
+                validate_detector_params(name, cfg.detector_params.get(name, {}))
                 build_detector(name, **cfg.detector_params.get(name, {}))

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import ClassVar
 
 from guardrail.align.encoder import TextEncoder
+from guardrail.detectors._params import Constraint
 from guardrail.types import DetectorOutput, KnowledgeGraph
 
 __all__ = ["Detector", "AlignmentInput"]
@@ -60,6 +62,12 @@ class Detector(ABC):
     #: Whether :meth:`detect` embeds graph labels with ``item.encoder``; the guard batches
     #: those embeddings up front only when some configured detector does.
     uses_encoder: bool = True
+    #: Constructor parameter -> the constraints its value must satisfy (any one of them), checked
+    #: by :func:`~guardrail.detectors._params.validate_params`; a registered detector covers
+    #: every constructor parameter.
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {}
+    #: Pairs of parameters ``(lo, hi)`` that must satisfy ``lo < hi``.
+    _parameter_order: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     @abstractmethod
     def detect(self, item: AlignmentInput) -> DetectorOutput:

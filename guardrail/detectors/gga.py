@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from guardrail.detectors._params import Interval, StrOptions, validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import DetectorError, InvalidInputError
+from guardrail.errors import DetectorError
 from guardrail.models.gga_features import (
     SURFACE_CUES,
     GGAFeatureExtractor,
@@ -152,12 +154,19 @@ class GGADetector(Detector):
     name = "gga"
     uses_encoder = False
 
+    _parameter_constraints = {
+        "model": ["no_validation"],
+        "tokenizer": ["no_validation"],
+        "weights": [str, Path],
+        "max_triples": [Interval(Integral, 1, None)],
+        "complement": [StrOptions({"prompt", "subgraph"})],
+    }
+
+    @validated
     def __init__(self, model: Any = None, tokenizer: Any = None, *,
                  weights: str | Path = DEFAULT_WEIGHTS, max_triples: int = MAX_TRIPLES,
                  complement: str = "prompt") -> None:
         check_white_box(model, tokenizer)
-        if isinstance(max_triples, bool) or not isinstance(max_triples, int) or max_triples < 1:
-            raise InvalidInputError(f"max_triples must be an int >= 1, got {max_triples!r}")
         self.extractor = GGAFeatureExtractor(model, tokenizer, complement=complement)
         self.bundle = load_classifier(weights)
         self.max_triples = max_triples

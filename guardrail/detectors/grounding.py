@@ -24,13 +24,14 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from guardrail.align.encoder import TextEncoder, cosine_matrix
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import InvalidInputError
 from guardrail.text.lexical import (
     NUMERIC_KINDS,
     TextIndex,
@@ -239,7 +240,20 @@ class GroundingDetector(Detector):
 
     name = "grounding"
     needs_question_graph = True
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, 1, closed="both")],
+        "threshold": [Interval(Real, -1, 1, closed="both")],
+        "low": [Interval(Real, -1, 1, closed="both")],
+        "relation_low": [Interval(Real, -1, 1, closed="both")],
+        "relation_high": [Interval(Real, -1, 1, closed="both")],
+        "question_weight": [Interval(Real, 0, 1, closed="both")],
+        "token_weight": [Interval(Real, 0, 1, closed="both")],
+        "candidates": [Interval(Integral, 1, None)],
+        "name": [str, None],
+    }
+    _parameter_order = (("low", "threshold"), ("relation_low", "relation_high"))
 
+    @validated
     def __init__(
         self,
         alpha: float = 0.7,
@@ -252,11 +266,6 @@ class GroundingDetector(Detector):
         candidates: int = 6,
         name: str | None = None,
     ) -> None:
-        for nm, v in (("alpha", alpha), ("question_weight", question_weight), ("token_weight", token_weight)):
-            if not 0.0 <= v <= 1.0:
-                raise InvalidInputError(f"{nm} must be in [0, 1], got {v!r}")
-        if not (low < threshold and relation_low < relation_high):
-            raise InvalidInputError("need low < threshold and relation_low < relation_high")
         self.alpha = alpha
         if name is not None:
             self.name = name

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from numbers import Real
 
 import numpy as np
 
 from guardrail.align.encoder import cosine_matrix
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import InvalidInputError
 from guardrail.extract.normalize import normalize_label
 from guardrail.text.lexical import numbers_in
 from guardrail.text.lexicon import RELATION_SKIP_WORDS
@@ -93,9 +94,10 @@ class KBFactsDetector(Detector):
     name = "kb_facts"
     uses_encoder = True
 
+    _parameter_constraints = {"relation_sim": [Interval(Real, 0, 1, closed="right")]}
+
+    @validated
     def __init__(self, relation_sim: float = 0.8) -> None:
-        if not 0.0 < relation_sim <= 1.0:
-            raise InvalidInputError(f"relation_sim must be in (0, 1], got {relation_sim!r}")
         self.relation_sim = relation_sim
 
     def _relation_match(self, item: AlignmentInput, claim: Triple, ctx: Sequence[Triple]) -> list[bool]:

@@ -25,12 +25,13 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 from guardrail.align.claims import select_evidence
 from guardrail.align.parsed import Sent, parse_sentences
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import InvalidInputError
 from guardrail.types import DetectorOutput, NodeSupport, Span
 
 __all__ = ["Flag", "KGCheckDetector", "flag_for"]
@@ -91,9 +92,10 @@ class KGCheckDetector(Detector):
     name = "kg_check"
     uses_encoder = False
 
+    _parameter_constraints = {"evidence_words": [Interval(Integral, 10, None)], "name": [str, None]}
+
+    @validated
     def __init__(self, evidence_words: int = 80, name: str | None = None) -> None:
-        if isinstance(evidence_words, bool) or not isinstance(evidence_words, int) or evidence_words < 10:
-            raise InvalidInputError(f"evidence_words must be an int >= 10, got {evidence_words!r}")
         self.evidence_words = evidence_words
         if name:
             self.name = name

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from guardrail.detectors._params import validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import DetectorError
 from guardrail.models.kg_guard_graph import AugmentedGraph, answer_nodes, build_augmented_graph
@@ -105,6 +106,9 @@ class KGGuardDetector(Detector):
 
     name = "kg_guard"
 
+    _parameter_constraints = {"model_dir": [str, Path, None], "verifier": ["no_validation"]}
+
+    @validated
     def __init__(self, model_dir: str | Path | None = None, *, verifier: Any = None) -> None:
         self.model_dir = model_dir
         self._verifier = verifier

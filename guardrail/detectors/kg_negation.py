@@ -24,10 +24,11 @@ relation only); Sansford et al., GraphEval (2024).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral, Real
 
 from guardrail.align.parsed import Sent
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
-from guardrail.errors import InvalidInputError
 from guardrail.text.lexicon import ANTONYM_PAIRS, LIGHT_VERBS, NEGATING_VERBS, NEGATION_WORDS, STOP_WORDS
 
 _CUES = NEGATION_WORDS - {"none", "nor", "neither", "nobody", "nothing"}
@@ -98,13 +99,16 @@ class NegationDetector(KGCheckDetector):
 
     name = "kg_negation"
 
+    _parameter_constraints = {
+        **KGCheckDetector._parameter_constraints,
+        "min_overlap": [Interval(Real, 0, 1, closed="right")],
+        "sentences": [Interval(Integral, 1, None)],
+    }
+
+    @validated
     def __init__(self, min_overlap: float = 0.4, sentences: int = 2, evidence_words: int = 80,
                  name: str | None = None) -> None:
         super().__init__(evidence_words=evidence_words, name=name)
-        if not 0.0 < min_overlap <= 1.0:
-            raise InvalidInputError(f"min_overlap must be in (0, 1], got {min_overlap!r}")
-        if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 1:
-            raise InvalidInputError(f"sentences must be an int >= 1, got {sentences!r}")
         self.min_overlap = float(min_overlap)
         self.sentences = sentences
 

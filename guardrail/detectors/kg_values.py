@@ -27,11 +27,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Sequence
+from numbers import Integral
 
 from guardrail.align.parsed import Sent, Slot, anchors
 from guardrail.align.values import NumValue, numbers_equal, units_compatible
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
-from guardrail.errors import InvalidInputError
 
 __all__ = ["SlotContradictionDetector", "LiteralGroundingDetector", "same_value", "same_type"]
 
@@ -140,10 +141,11 @@ class SlotContradictionDetector(KGCheckDetector):
 
     name = "kg_slots"
 
+    _parameter_constraints = {**KGCheckDetector._parameter_constraints, "min_role": [Interval(Integral, 1, None)]}
+
+    @validated
     def __init__(self, min_role: int = 2, evidence_words: int = 80, name: str | None = None) -> None:
         super().__init__(evidence_words=evidence_words, name=name)
-        if isinstance(min_role, bool) or not isinstance(min_role, int) or min_role < 1:
-            raise InvalidInputError(f"min_role must be an int >= 1, got {min_role!r}")
         self.min_role = min_role
 
     def check_claim(self, claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
@@ -220,6 +222,9 @@ class LiteralGroundingDetector(KGCheckDetector):
 
     name = "kg_literals"
 
+    _parameter_constraints = {**KGCheckDetector._parameter_constraints, "arithmetic": [bool]}
+
+    @validated
     def __init__(self, arithmetic: bool = True, evidence_words: int = 80, name: str | None = None) -> None:
         super().__init__(evidence_words=evidence_words, name=name)
         self.arithmetic = bool(arithmetic)

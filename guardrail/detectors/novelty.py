@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import math
 import re
+from numbers import Integral, Real
 from typing import Literal
 
+from guardrail.detectors._params import Interval, Options, StrOptions, validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import InvalidInputError
 from guardrail.text.lexical import stem
 from guardrail.text.lexicon import NGRAM_SKIP_WORDS, POLAR_WORDS, STOP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport
@@ -79,17 +80,18 @@ class NoveltyDetector(Detector):
     """
 
     name = "novelty"
+    _parameter_constraints = {
+        "ngram": [Options(Integral, frozenset({1, 2, 3}))],
+        "mode": [StrOptions({"fraction", "count"})],
+        "scale": [Interval(Real, 0, None, closed="neither")],
+        "name": [str, None],
+    }
 
+    @validated
     def __init__(
         self, ngram: int = 2, mode: Literal["fraction", "count"] = "fraction", scale: float = 5.0,
         name: str | None = None,
     ) -> None:
-        if ngram not in (1, 2, 3):
-            raise InvalidInputError(f"ngram must be 1, 2 or 3, got {ngram!r}")
-        if mode not in ("fraction", "count"):
-            raise InvalidInputError(f"mode must be 'fraction' or 'count', got {mode!r}")
-        if not scale > 0:
-            raise InvalidInputError(f"scale must be > 0, got {scale!r}")
         self.ngram, self.mode, self.scale = ngram, mode, float(scale)
         if name:
             self.name = name

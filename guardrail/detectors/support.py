@@ -16,14 +16,15 @@ sentence) with the nearest context sentence as evidence.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
 from typing import Any, Literal
 
 import numpy as np
 
 from guardrail.align.encoder import cosine_matrix
+from guardrail.detectors._params import Interval, Options, StrOptions, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.grounding import context_index, soft
-from guardrail.errors import InvalidInputError
 from guardrail.text.lexical import TextIndex, bigrams, has_content, numbers_in, stems
 from guardrail.text.lexicon import POLAR_WORDS
 from guardrail.text.sentences import split_sentences
@@ -80,17 +81,19 @@ class LexicalSupportDetector(Detector):
     """
 
     name = "lexical"
+    _parameter_constraints = {
+        "number_weight": [Interval(Real, 0, None, closed="left")],
+        "reduce": [StrOptions({"all", "worst_sentence"})],
+        "use_question": [bool],
+        "ngram": [Options(Integral, frozenset({1, 2}))],
+        "name": [str, None],
+    }
 
+    @validated
     def __init__(
         self, number_weight: float = 3.0, reduce: Literal["all", "worst_sentence"] = "all",
         use_question: bool = True, ngram: int = 1, name: str | None = None,
     ) -> None:
-        if number_weight < 0:
-            raise InvalidInputError(f"number_weight must be >= 0, got {number_weight!r}")
-        if reduce not in ("all", "worst_sentence"):
-            raise InvalidInputError(f"reduce must be 'all' or 'worst_sentence', got {reduce!r}")
-        if ngram not in (1, 2):
-            raise InvalidInputError(f"ngram must be 1 or 2, got {ngram!r}")
         self.number_weight = number_weight
         self.reduce = reduce
         self.use_question = use_question
@@ -133,15 +136,19 @@ class SentenceSupportDetector(Detector):
     """
 
     name = "sentence"
+    _parameter_constraints = {
+        "low": [Interval(Real, -1, 1, closed="both")],
+        "high": [Interval(Real, -1, 1, closed="both")],
+        "reduce": [StrOptions({"min", "mean"})],
+        "max_context_sentences": [Interval(Integral, 1, None)],
+    }
+    _parameter_order = (("low", "high"),)
 
+    @validated
     def __init__(
         self, low: float = 0.3, high: float = 0.9, reduce: Literal["min", "mean"] = "min",
         max_context_sentences: int = 200,
     ) -> None:
-        if not low < high:
-            raise InvalidInputError(f"need low < high, got {low!r}, {high!r}")
-        if reduce not in ("min", "mean"):
-            raise InvalidInputError(f"reduce must be 'min' or 'mean', got {reduce!r}")
         self.low, self.high, self.reduce = low, high, reduce
         self.max_context_sentences = max_context_sentences
 

@@ -26,17 +26,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from guardrail.align.claims import EVIDENCE_MAX_WORDS, Evidence, claim_text, context_sentences, select_evidence
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.occlusion import MIN_GAIN, occlusion_gains
-from guardrail.errors import InvalidInputError
+from guardrail.text.declines import non_answer_sentence
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
-from guardrail.text.lexicon import CHAT_FUNCTION_WORDS, DECLINE_WORDS, NON_ANSWER_WORDS
+from guardrail.text.lexicon import CHAT_FUNCTION_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
@@ -119,12 +121,9 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
 
 def _non_answer(claim: str) -> bool:
     """True for a sentence that only declines to answer ("I don't know.", "Sorry, I'm not
-    sure.", "I cannot answer that."): a word of :data:`NON_ANSWER_WORDS` and nothing but
-    :data:`DECLINE_WORDS` besides. A bare "Yes." or "No." is not one (left to the
-    verifier), nor is a hedged statement ("No, I don't think he was the first.")."""
-    words = _WORD.findall(claim.lower())
-    return any(w in NON_ANSWER_WORDS for w in words) and all(
-        w in DECLINE_WORDS or w in NON_ANSWER_WORDS for w in words)
+    sure."): the per-sentence rule of :func:`guardrail.text.declines.non_answer_sentence`
+    (whose module says why it is not the whole-answer rule, ``is_declined``)."""
+    return non_answer_sentence(claim)
 
 
 def _checkable(claim: str, evidence: str) -> bool:
@@ -184,7 +183,16 @@ class VerifierDetector(Detector):
 
     name = "verifier"
     uses_encoder = False
+    _parameter_constraints = {
+        "verifier": ["no_validation"],
+        "max_evidence_words": [Interval(Integral, 1, None)],
+        "unit_threshold": [Interval(Real, 0, 1, closed="both")],
+        "grounding_weight": [Interval(Real, 0, 1, closed="both")],
+        "question_prefix": [bool],
+        "occlusion": [bool],
+    }
 
+    @validated
     def __init__(
         self,
         verifier: Any = None,
@@ -195,13 +203,6 @@ class VerifierDetector(Detector):
         question_prefix: bool = False,
         occlusion: bool = True,
     ) -> None:
-        if max_evidence_words < 1:
-            raise InvalidInputError(f"max_evidence_words must be >= 1, got {max_evidence_words!r}")
-        for nm, v in (("unit_threshold", unit_threshold), ("grounding_weight", grounding_weight)):
-            if not 0.0 <= v <= 1.0:
-                raise InvalidInputError(f"{nm} must be in [0, 1], got {v!r}")
-        if not isinstance(occlusion, bool):
-            raise InvalidInputError(f"occlusion must be a bool, got {occlusion!r}")
         self._verifier = verifier
         self.max_evidence_words = max_evidence_words
         self.unit_threshold = unit_threshold

@@ -22,14 +22,16 @@ An answer whose nodes assert nothing (a bare "yes") scores 0: there is nothing t
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels, select_relations
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import DetectorError, InvalidInputError
+from guardrail.errors import DetectorError
 from guardrail.text.lexical import has_content
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport
 
@@ -158,12 +160,13 @@ class WLKernelDetector(Detector):
     """
 
     name = "wl_kernel"
+    _parameter_constraints = {
+        "iterations": [Interval(Integral, 1, None)],
+        "distance_threshold": [Interval(Real, 0, None, closed="left")],
+    }
 
+    @validated
     def __init__(self, iterations: int = 5, distance_threshold: float = DISTANCE_THRESHOLD) -> None:
-        if iterations < 1:
-            raise InvalidInputError(f"iterations must be >= 1, got {iterations!r}")
-        if distance_threshold < 0:
-            raise InvalidInputError(f"distance_threshold must be >= 0, got {distance_threshold!r}")
         self.iterations = iterations
         self.distance_threshold = distance_threshold
 

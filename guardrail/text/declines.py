@@ -10,6 +10,23 @@ What follows the phrase may only name what is not known ("... does not say when 
 opened"); a sentence that goes on to assert something ("I'm not sure, but it was 1921",
 "I don't know; it opened in 1932", "I'm not sure it was 1921") is not a decline. The
 phrase lists live in :mod:`guardrail.text.lexicon`.
+
+The module also holds the verifier's per-sentence rule, :func:`non_answer_sentence`: which
+sentences of an answer carry nothing to verify and are left out of its score. The two tests
+differ on purpose, because a mistake costs differently:
+
+* :func:`is_declined` labels a *whole answer* that then passes unjudged (no detector, no KB).
+  A false decline lets a hallucination through, so it needs a known decline phrase, and it
+  accepts what a decline may go on to name ("I don't know what it's about.").
+* :func:`non_answer_sentence` drops *one sentence* from the verifier's score while the
+  answer's other sentences are still scored. It is a closed word list: a sentence is dropped
+  only when every word is a decline word, so anything that may carry a claim ("I don't know
+  what it's about.", "No, I don't think he was the first.") is scored, while short
+  pleasantries made of those words ("Sorry about that.", "I'm sure.") are dropped.
+
+Making either one the other changes verdicts: the word list would label "I'm sure." a
+declined answer, and the phrase rule would drop "I don't know much about him" from the
+score of a two-sentence dialogue answer of the demo sample.
 """
 
 from __future__ import annotations
@@ -20,7 +37,7 @@ from functools import lru_cache
 from guardrail.text import lexicon as lx
 from guardrail.text.sentences import split_sentences
 
-__all__ = ["is_declined", "declined_sentence", "normalize_decline_text", "MAX_DECLINE_CHARS"]
+__all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "normalize_decline_text", "MAX_DECLINE_CHARS"]
 
 #: Longer answers are never read as declines (a decline is short; this bounds the work too).
 MAX_DECLINE_CHARS = 600
@@ -33,6 +50,7 @@ _CONTRACTIONS = (
     (re.compile(r"'d\b"), " would"),
 )
 _WORD = re.compile(r"[\w/]+")
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
 _ALT = "|".join
 
 
@@ -165,3 +183,31 @@ def is_declined(answer: str) -> bool:
     text = normalize_decline_text(answer)
     kinds = [declined_sentence(text[a:b]) for a, b in split_sentences(text)]
     return "decline" in kinds and "other" not in kinds
+
+
+def non_answer_sentence(sentence: str) -> bool:
+    """Whether one sentence of an answer only declines, so the verifier leaves it out of the score.
+
+    True when the sentence holds a word of :data:`~guardrail.text.lexicon.NON_ANSWER_WORDS`
+    ("know", "sure", "sorry", "idea", ...) and no word outside it and
+    :data:`~guardrail.text.lexicon.DECLINE_WORDS` (see the module docstring for why this is
+    not :func:`declined_sentence`). A bare "Yes." or "No." is not one (left to the
+    verifier), nor is a hedged statement.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence, as written (lower-cased here; words are ASCII letters and digits).
+
+    Examples
+    --------
+    >>> non_answer_sentence("Sorry, I'm not sure.")
+    True
+    >>> non_answer_sentence("No, I don't think he was the first.")
+    False
+    >>> non_answer_sentence("I don't know what it's about.")
+    False
+    """
+    words = _ASCII_WORD.findall(sentence.lower())
+    return any(w in lx.NON_ANSWER_WORDS for w in words) and all(
+        w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)

@@ -1,0 +1,32 @@
+"""Issue 28, item 4: the two decline rules live in ``text/declines.py``; the verifier calls the
+per-sentence one, and where the two disagree they do so on purpose (see the module docstring)."""
+
+from __future__ import annotations
+
+import pytest
+
+import guardrail.detectors.verifier as verifier_mod
+from guardrail.text.declines import is_declined, non_answer_sentence
+
+
+def test_the_verifier_uses_the_per_sentence_rule_of_text_declines(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(verifier_mod, "non_answer_sentence", lambda s: calls.append(s) or True)
+    assert verifier_mod._non_answer("Apple was founded in 1976.") and calls == ["Apple was founded in 1976."]
+
+
+@pytest.mark.parametrize(("text", "whole_answer", "one_sentence"), [
+    ("I don't know.", True, True),                       # both agree on a plain decline
+    ("Sorry, I'm not sure.", True, True),
+    ("Paris is in France.", False, False),
+    ("No, I don't think he was the first.", False, False),
+    # a decline naming what it does not know: the answer declines, but the sentence is scored
+    ("I don't know what it's about.", True, False),
+    ("The context does not say when the bridge opened.", True, False),
+    # pleasantries of decline words: no decline phrase, yet nothing to verify
+    ("I'm sure.", False, True),
+    ("I'm sorry about that.", False, True),
+])
+def test_the_rules_differ_where_documented(text: str, whole_answer: bool, one_sentence: bool) -> None:
+    assert is_declined(text) is whole_answer
+    assert non_answer_sentence(text) is one_sentence
