@@ -39,11 +39,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from numbers import Real
 
 from guardrail.align.parsed import NAME_LABELS, Sent, Slot, anchors, slot_marks
+from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
 from guardrail.detectors.kg_values import _arithmetic, _in_text, _numbers, _trivial, same_type, same_value
-from guardrail.errors import InvalidInputError
 from guardrail.text.lexicon import STOP_WORDS
 
 __all__ = ["SwapDetector", "frame_terms"]
@@ -103,12 +104,14 @@ class SwapDetector(KGCheckDetector):
 
     name = "kg_swaps"
 
+    _parameter_constraints = {**KGCheckDetector._parameter_constraints,
+                              "margin": [Interval(Real, 0, 1, closed="both")],
+                              "value_weight": [Interval(Real, 0, None)]}
+
+    @validated
     def __init__(self, margin: float = 0.1, value_weight: float = 1.0, evidence_words: int = 80,
                  name: str | None = None) -> None:
         super().__init__(evidence_words=evidence_words, name=name)
-        for key, val in (("margin", margin), ("value_weight", value_weight)):
-            if isinstance(val, bool) or not isinstance(val, (int, float)) or not val >= 0:
-                raise InvalidInputError(f"{key} must be a number >= 0, got {val!r}")
         self.margin = float(margin)
         self.value_weight = float(value_weight)
 
