@@ -119,13 +119,29 @@ def _one_per_span(low: list[tuple[Node, Any]]) -> list[tuple[Node, Any]]:
     return kept
 
 
+def _check_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: GuardConfig,
+                 seen: set[str]) -> list[tuple[Node, Any]]:
+    """Nodes a knowledge-graph check (an output with ``details["flags"]``: ``kg_swaps``,
+    ``kg_slots``...) flagged below ``cfg.node_threshold``: the value it found swapped or
+    ungrounded, with the sentence that contradicts it."""
+    out: list[tuple[Node, Any]] = []
+    for o in outputs:
+        if o.name == cfg.node_source or not o.details.get("flags"):
+            continue
+        sup = {s.node_id: s for s in o.node_support}
+        out += [(n, sup[n.id]) for n in claim.nodes if n.id in sup and n.id not in seen
+                and sup[n.id].support < cfg.node_threshold]
+        seen |= {n.id for n, _ in out}
+    return out
+
+
 def flag_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: GuardConfig) -> tuple[FlaggedNode, ...]:
     """Answer nodes of a failed answer whose support is below ``cfg.node_threshold``.
 
-    With ``cfg.node_source`` (e.g. ``"verifier"``), that detector's node support alone
-    decides, and when it finds every claim supported (the answer failed on another
-    detector or a veto) the nodes the ``entity`` detector finds ungrounded are flagged;
-    nothing else is. Without it, node supports of all detectors are averaged
+    With ``cfg.node_source`` (e.g. ``"verifier"``), that detector's node support decides,
+    joined by the values a knowledge-graph check flagged (its contradicted node, issue 23
+    item 5); when neither flags a node (the answer failed on another detector or a veto)
+    the nodes the ``entity`` detector finds ungrounded are flagged; nothing else is. Without it, node supports of all detectors are averaged
     (:func:`~guardrail.aggregate.combine_node_support`) and the weakest node is flagged
     when none falls below the bar.
     """
@@ -134,6 +150,7 @@ def flag_nodes(claim: KnowledgeGraph, outputs: Sequence[DetectorOutput], cfg: Gu
         support = {s.node_id: s for s in by_name[cfg.node_source].node_support}
         low = [(n, support[n.id]) for n in claim.nodes
                if n.id in support and support[n.id].support < cfg.node_threshold]
+        low += _check_nodes(claim, outputs, cfg, {n.id for n, _ in low})
         if not low and "entity" in by_name:
             ent = {s.node_id: s for s in by_name["entity"].node_support}
             low = [(n, ent[n.id]) for n in claim.nodes if n.id in ent and n.kind not in ("NOUN", "TOKEN")

@@ -16,9 +16,11 @@ with every value of the claim masked out:
    fill the slot (any two names; dates sharing a calendar component; numbers of
    compatible units), not itself a value of the claim, whose role
    (:func:`~guardrail.align.parsed.anchors`) shares a content word with the claim value's;
-4. the value is flagged when ``rival >= stated + margin``: the claim's frame is about
-   the rival's sentence, and a sentence stating the claim's value, if any, is about
-   something else. Confidence ``min(0.95, 0.6 + rival - stated - margin)``.
+4. the value is flagged when ``rival >= 2 * stated + margin``: the claim's frame is
+   about the rival's sentence, and a sentence stating the claim's value, if any, covers
+   less than half as much of it (a value stated elsewhere needs the stronger evidence: with
+   ``rival >= stated + margin`` the check flagged 45 % of the faithful HaluEval summaries of
+   the fit split, with this rule 25 %). Confidence ``min(0.95, 0.6 + rival - 2 stated - margin)``.
 
 A synthesis that takes each value from the sentence about it is not flagged (its values
 are stated where the frame aligns); a number that one arithmetic step derives from the
@@ -170,13 +172,13 @@ class SwapDetector(KGCheckDetector):
                 shared = len(role & anchors(s, e))
                 if shared and (best is None or score[i] > best[0]):
                     best = (score[i], i, e)
-        if best is None or best[0] < stated + self.margin:
+        if best is None or best[0] < 2.0 * stated + self.margin:
             return None
         val, i, e = best
         s = context[i]
         reason = (f"the answer says '{c.text}' where the context says '{e.text}' about the same thing: "
                   f"'{s.text}'" + (" ('" + c.text + "' is said elsewhere, about something else)" if stated else ""))
-        conf = min(0.95, 0.6 + (val - stated - self.margin))
+        conf = min(0.95, 0.6 + (val - 2.0 * stated - self.margin))
         return flag_for(claim, c.start, c.end, reason, s, conf)
 
 

@@ -95,3 +95,13 @@ def test_unrelated_passages_do_not_hide_the_swap() -> None:
              "The city hosts a rugby stadium that opened in 1999.")
     for contexts in ([ARDWYN], [ARDWYN, other], [other, ARDWYN, other.replace("Cardiff", "Swansea")]):
         assert flagged(run("Ardwyn Optics was founded in 2006.", *contexts)) == ["2006"], contexts
+
+
+def test_with_the_verifier_as_node_source_the_swapped_value_is_flagged() -> None:
+    # the verifier may pass this claim: the flagged node must then come from kg_swaps (issue 23 item 5)
+    cfg = GuardConfig(name="v+swaps", detectors=["verifier", "kg_swaps"], aggregation="max",
+                      weights={"verifier": 1.0, "kg_swaps": 1.0}, threshold=0.5, node_threshold=0.5,
+                      node_source="verifier")
+    res = Guard(config=cfg).check("Ardwyn Optics was founded in 2006.", [ARDWYN])
+    assert not res.passed
+    assert "2006" in [n.text for n in res.flagged_nodes]
