@@ -20,6 +20,7 @@ import numpy as np
 
 from guardrail._lazy import Lazy
 from guardrail.errors import InvalidInputError
+from guardrail.models.runtime import MAX_BATCH_TOKENS
 
 __all__ = ["TextEncoder", "MiniLMEncoder", "shared_encoder", "cosine_matrix", "DIMENSION", "ENCODER_DIR",
            "MAX_SEQ_LENGTH"]
@@ -63,11 +64,19 @@ class MiniLMEncoder:
         Check the files against ``SHA256`` (the export script turns it off for files it
         has just written).
 
+    Attributes
+    ----------
+    max_batch_tokens : int
+        Most padded tokens per forward pass (:data:`~guardrail.models.runtime.MAX_BATCH_TOKENS`;
+        see :func:`~guardrail.models.runtime.length_batches`).
+
     Notes
     -----
     Thread-safe: one lock guards the cache and the model call. Intra-op threads follow
     :func:`guardrail.models.runtime.threads`.
     """
+
+    max_batch_tokens: int = MAX_BATCH_TOKENS
 
     def __init__(
         self,
@@ -119,14 +128,14 @@ class MiniLMEncoder:
         return self
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        """Embeddings of ``texts`` (no cache), batched by length."""
+        """Embeddings of ``texts`` (no cache), batched by length (:func:`~guardrail.models.runtime.length_batches`)."""
+        from guardrail.models import runtime
+
         self.load()
         enc = self._tok.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(enc[i].ids))
         out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
         names = {i.name for i in self._session.get_inputs()}
-        for b in range(0, len(order), self.batch_size):
-            rows = order[b:b + self.batch_size]
+        for rows in runtime.length_batches([len(e.ids) for e in enc], self.batch_size, self.max_batch_tokens):
             width = max(len(enc[i].ids) for i in rows)
             ids = np.zeros((len(rows), width), dtype=np.int64)
             mask = np.zeros_like(ids)

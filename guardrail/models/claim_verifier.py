@@ -128,6 +128,13 @@ class ClaimVerifier:
         Check the files against ``SHA256`` (only the export script turns this off, for
         files it has just written).
 
+    Attributes
+    ----------
+    max_batch_tokens : int
+        Most padded tokens per forward pass (:data:`~guardrail.models.runtime.MAX_BATCH_TOKENS`;
+        see :func:`~guardrail.models.runtime.length_batches`): bounds the memory of a batch of
+        long pairs.
+
     Raises
     ------
     DetectorError
@@ -135,6 +142,8 @@ class ClaimVerifier:
     ImportError
         ``onnxruntime`` or ``tokenizers`` missing (the message names the pip command).
     """
+
+    max_batch_tokens: int = runtime.MAX_BATCH_TOKENS
 
     def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 32, cache_size: int = 4096,
                  onnx_file: str = "model.onnx", check_hash: bool = True) -> None:
@@ -219,10 +228,8 @@ class ClaimVerifier:
 
     def _forward(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         ids, types, owner = encode_pairs(self._tok, [e for e, _ in pairs], [c for _, c in pairs])
-        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))
         logits = np.zeros(len(ids), dtype=np.float64)
-        for b in range(0, len(order), self.batch_size):
-            rows = order[b:b + self.batch_size]
+        for rows in runtime.length_batches([len(r) for r in ids], self.batch_size, self.max_batch_tokens):
             x, mask = _pad([ids[k] for k in rows])
             t, _ = _pad([types[k] for k in rows])
             logits[rows] = self._run(x, mask, t)

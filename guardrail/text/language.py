@@ -30,6 +30,7 @@ from guardrail.text.lexicon import ENGLISH_ONLY_WORDS, FOREIGN_FUNCTION_WORDS
 __all__ = ["looks_english", "latin_share"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
 #: Below this English confidence (and with another language ranked first) a suspect
@@ -39,11 +40,14 @@ ENGLISH_MIN_CONFIDENCE = 0.1
 
 def latin_share(text: str) -> float:
     """Share of the letters of ``text`` that are Latin (1.0 when it has none)."""
-    letters = [c for c in text if c.isalpha()]
-    if not letters:
+    if text.isascii():  # every ASCII letter is Latin: no per-character loop
         return 1.0
-    latin = sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
-    return latin / len(letters)
+    ascii_letters = len(_ASCII_LETTER.findall(text))
+    other = [c for c in text if not c.isascii() and c.isalpha()]
+    if not ascii_letters and not other:
+        return 1.0
+    latin = ascii_letters + sum(1 for c in other if "LATIN" in unicodedata.name(c, ""))
+    return latin / (ascii_letters + len(other))
 
 
 def _build_detector() -> Any:

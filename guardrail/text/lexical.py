@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -132,9 +133,9 @@ class TextIndex:
     def has_phrase(self, phrase: str) -> bool:
         """Whether ``phrase`` (lower-cased, whitespace-collapsed) occurs on word boundaries."""
         p = " ".join(phrase.lower().split())
-        if not p:
+        if not p or not any(p in t for t in self.lowered):  # a plain substring test first
             return False
-        pat = re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)")
+        pat = _boundary_pattern(p)
         return any(pat.search(t) for t in self.lowered)
 
     def has_stem(self, s: str) -> bool:
@@ -172,10 +173,8 @@ def shortlist(queries: Sequence[str], candidates: Sequence[str], k: int) -> list
     """
     if len(candidates) <= k:
         return list(range(len(candidates)))
-    vocab: dict[str, int] = {}
-    cand = _trigram_matrix(candidates, vocab, grow=True)
+    vocab, cand, cand_sizes = _candidate_index(tuple(candidates))
     query = _trigram_matrix(queries, vocab, grow=False)
-    cand_sizes = np.asarray(cand.sum(axis=1)).ravel()
     q_sizes = np.array([len(trigrams(q)) for q in queries], dtype=float)
     keep: set[int] = set()
     for lo in range(0, len(queries), 64):  # bounded memory: 64 rows of scores at a time
@@ -185,6 +184,15 @@ def shortlist(queries: Sequence[str], candidates: Sequence[str], k: int) -> list
         for row in scores:
             keep.update(int(i) for i in np.argsort(-row, kind="stable")[:k])
     return sorted(keep)
+
+
+@lru_cache(maxsize=8)
+def _candidate_index(candidates: tuple[str, ...]) -> tuple[dict[str, int], Any, np.ndarray]:
+    """Trigram vocabulary, 0/1 matrix and row sizes of ``candidates``, kept for the next calls
+    (a check shortlists against the same context labels once per answer node)."""
+    vocab: dict[str, int] = {}
+    cand = _trigram_matrix(candidates, vocab, grow=True)
+    return vocab, cand, np.asarray(cand.sum(axis=1)).ravel()
 
 
 def _trigram_matrix(labels: Sequence[str], vocab: dict[str, int], *, grow: bool) -> Any:
@@ -210,7 +218,15 @@ def contains_phrase(longer: str, shorter: str) -> bool:
         return False
     if shorter == longer:
         return True
-    return re.search(r"(?<!\w)" + re.escape(shorter) + r"(?!\w)", longer) is not None
+    if shorter not in longer:  # a plain substring test first: most pairs end here
+        return False
+    return _boundary_pattern(shorter).search(longer) is not None
+
+
+@lru_cache(maxsize=4096)
+def _boundary_pattern(phrase: str) -> re.Pattern[str]:
+    """``phrase`` on word boundaries, compiled once (``re``'s own cache holds 512 patterns)."""
+    return re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)")
 
 
 def has_content(text: str) -> bool:

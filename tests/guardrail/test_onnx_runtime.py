@@ -97,3 +97,28 @@ def test_guard_threads_parameter_sets_the_process_setting(monkeypatch):
             Guard(threads=0)
     finally:
         runtime.set_threads(None)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_length_batches_cover_every_row_within_the_budget(seed):
+    import random
+
+    rng = random.Random(seed)
+    lengths = [rng.randint(0, 300) for _ in range(rng.randint(0, 120))]
+    batches = runtime.length_batches(lengths, batch_size=8, max_tokens=600)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    flat = [lengths[i] for b in batches for i in b]
+    assert flat == sorted(flat)  # shortest first, batches in order
+    for b in batches:
+        assert 1 <= len(b) <= 8
+        assert len(b) == 1 or len(b) * max(lengths[i] for i in b) <= 600
+
+
+def test_length_batches_with_no_token_budget_are_plain_chunks_and_bad_sizes_raise():
+    lengths = [5, 1, 4, 2, 3]
+    assert runtime.length_batches(lengths, batch_size=2, max_tokens=10**9) == [[1, 3], [4, 2], [0]]
+    assert runtime.length_batches([900], batch_size=4, max_tokens=10) == [[0]]  # too long: alone
+    assert runtime.length_batches([], batch_size=4) == []
+    for bad in ({"batch_size": 0}, {"batch_size": 2, "max_tokens": 0}):
+        with pytest.raises(InvalidInputError):
+            runtime.length_batches(lengths, **bad)
