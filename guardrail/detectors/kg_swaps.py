@@ -67,13 +67,20 @@ def frame_terms(sent: Sent) -> frozenset[str]:
                      if i not in masked and t.pos in _CONTENT and t.lemma.lower() not in STOP_WORDS)
 
 
+#: Name labels that can fill each other's slot: spaCy's small model labels one name PERSON in one
+#: sentence and ORG in the next, an organisation GPE or FAC; a person is never a place, a
+#: nationality (NORP) only a nationality.
+_COMPATIBLE = {"PERSON": {"PERSON", "ORG"}, "ORG": {"ORG", "PERSON", "GPE", "LOC", "FAC"},
+               "GPE": {"GPE", "LOC", "FAC", "ORG"}, "LOC": {"GPE", "LOC", "FAC", "ORG"},
+               "FAC": {"GPE", "LOC", "FAC", "ORG"}, "NORP": {"NORP"}}
+
+
 def _fills(c: Slot, e: Slot) -> bool:
-    """Whether ``e`` could fill the slot of claim value ``c``: any two names (spaCy's small
-    model labels one name PERSON in one sentence and ORG or GPE in the next; keeping places
-    apart halved the entity swaps caught on the claims dev part a for no fewer false flags),
-    else :func:`~guardrail.detectors.kg_values.same_type`."""
+    """Whether ``e`` could fill the slot of claim value ``c``: names of compatible labels
+    (:data:`_COMPATIBLE`; other labels: the same label or ORG), else
+    :func:`~guardrail.detectors.kg_values.same_type`."""
     if c.num is None and e.num is None and c.kind in NAME_LABELS and e.kind in NAME_LABELS:
-        return True
+        return e.kind in _COMPATIBLE.get(c.kind, {c.kind, "ORG"})
     return same_type(c, e)
 
 
