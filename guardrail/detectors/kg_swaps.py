@@ -13,8 +13,8 @@ with every value of the claim masked out:
 2. ``stated`` is the best share among the sentences stating the claim value (same
    normalised value, see :func:`~guardrail.detectors.kg_values.same_value`), 0 if none;
 3. ``rival`` is the best share among sentences holding a *different* value that could
-   fill the slot (any two names; dates sharing a calendar component; numbers of
-   compatible units), not itself a value of the claim, whose role
+   fill the slot (names of compatible labels, a person never a place; dates sharing a
+   calendar component; numbers of compatible units), not itself a value of the claim, whose role
    (:func:`~guardrail.align.parsed.anchors`) shares a content word with the claim value's;
 4. the value is flagged when ``rival >= 2 * stated + margin``: the claim's frame is
    about the rival's sentence, and a sentence stating the claim's value, if any, covers
