@@ -68,19 +68,20 @@ def frame_terms(sent: Sent) -> frozenset[str]:
 
 
 #: Name labels that can fill each other's slot: spaCy's small model labels one name PERSON in one
-#: sentence and ORG in the next, an organisation GPE or FAC; a person is never a place, a
-#: nationality (NORP) only a nationality.
-_COMPATIBLE = {"PERSON": {"PERSON", "ORG"}, "ORG": {"ORG", "PERSON", "GPE", "LOC", "FAC"},
-               "GPE": {"GPE", "LOC", "FAC", "ORG"}, "LOC": {"GPE", "LOC", "FAC", "ORG"},
-               "FAC": {"GPE", "LOC", "FAC", "ORG"}, "NORP": {"NORP"}}
+#: sentence and ORG in the next; places go together; a person or organisation is never a place
+#: (a company the context calls "the company" next to a city would otherwise be "swapped" for
+#: the city), a nationality (NORP) only a nationality.
+_COMPATIBLE = {"PERSON": {"PERSON", "ORG"}, "ORG": {"ORG", "PERSON"},
+               "GPE": {"GPE", "LOC", "FAC"}, "LOC": {"GPE", "LOC", "FAC"},
+               "FAC": {"GPE", "LOC", "FAC"}, "NORP": {"NORP"}}
 
 
 def _fills(c: Slot, e: Slot) -> bool:
     """Whether ``e`` could fill the slot of claim value ``c``: names of compatible labels
-    (:data:`_COMPATIBLE`; other labels: the same label or ORG), else
+    (:data:`_COMPATIBLE`; other labels: the same label), else
     :func:`~guardrail.detectors.kg_values.same_type`."""
     if c.num is None and e.num is None and c.kind in NAME_LABELS and e.kind in NAME_LABELS:
-        return e.kind in _COMPATIBLE.get(c.kind, {c.kind, "ORG"})
+        return e.kind in _COMPATIBLE.get(c.kind, {c.kind})
     return same_type(c, e)
 
 
