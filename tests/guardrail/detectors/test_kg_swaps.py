@@ -45,7 +45,15 @@ def test_a_person_swapped_for_one_named_elsewhere_is_flagged() -> None:
 
 
 def test_a_place_swapped_for_one_named_elsewhere_is_flagged() -> None:
-    assert flagged(run("Ardwyn Optics was founded in Swansea.", ARDWYN)) == ["Swansea"]
+    context = "Norvik was founded in Oslo in 2001. Its second office opened in Bergen in 2010."
+    assert flagged(run("Norvik was founded in Bergen.", context)) == ["Bergen"]
+    assert flagged(run("Norvik was founded in Oslo.", context)) == []
+
+
+def test_a_company_is_not_swapped_for_a_city() -> None:
+    # the context calls the company "the company" next to the city: not a rival for its name
+    context = "Ardwyn Optics was founded in Cardiff in 1998. The company opened its second plant in Swansea in 2006."
+    assert "Ardwyn Optics" not in flagged(run("Ardwyn Optics opened its second plant in Cardiff.", context))
 
 
 FAITHFUL = [
