@@ -20,7 +20,8 @@ with every value of the claim masked out:
    about the rival's sentence, and a sentence stating the claim's value, if any, covers
    less than half as much of it (a value stated elsewhere needs the stronger evidence: with
    ``rival >= stated + margin`` the check flagged 45 % of the faithful HaluEval summaries of
-   the fit split, with this rule 25 %). Confidence ``min(0.95, 0.6 + rival - 2 stated - margin)``.
+   the fit split, with this rule 25 %, both measured when any two names were compatible).
+   Confidence ``min(0.95, 0.6 + rival - 2 stated - margin)``.
 
 A synthesis that takes each value from the sentence about it is not flagged (its values
 are stated where the frame aligns); a number that one arithmetic step derives from the
