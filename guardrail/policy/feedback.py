@@ -267,11 +267,20 @@ def marked(item: FeedbackItem) -> str:
     return "".join(out) + item.claim[last:]
 
 
+#: A lead-in a small model writes before quoting its answer ('The corrected answer is: "..."').
+_LEAD_IN = re.compile(r'^[^"\u201c\n]{0,200}?:\s*["\u201c](?P<answer>.+)["\u201d]\s*$', re.S)
+
+
 def unmark(reply: str, previous: str) -> str:
-    """``reply`` without the marks a model copied from the feedback (those ``previous`` did not have)."""
+    """``reply`` without the marks a model copied from the feedback (those ``previous`` did not
+    have) and without a lead-in before a quoted answer ('The previous answer with the marked words
+    rewritten is: "..."': the quoted answer is kept)."""
     for mark in (MARK_OPEN, MARK_CLOSE):
         if mark in reply and mark not in previous:
             reply = reply.replace(mark, "")
+    m = _LEAD_IN.match(reply.strip())
+    if m and not _LEAD_IN.match(previous.strip()):
+        reply = m.group("answer").strip()
     return reply
 
 

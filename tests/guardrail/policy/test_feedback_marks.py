@@ -93,3 +93,13 @@ def test_the_loop_checks_and_delivers_the_reply_without_copied_marks() -> None:
 
     out = Refiner(guard, max_iterations=2, repair=False).refine(PLANTED, CONTEXT, None, llm)
     assert out.action == "refined" and out.answer == RIGHT and guard.checked == [PLANTED, RIGHT]
+
+
+def test_a_lead_in_before_the_quoted_answer_is_dropped() -> None:
+    # seen in benchmarks/refine.py with the local 1.5B model: the lead-in was delivered as part of the answer
+    reply = ('The previous answer with only the words marked   in the feedback rewritten is: '
+             '"Most sore throats are viral. About 40% of patients are better after 3 days."')
+    assert unmark(reply, "Most sore throats are viral. Six in ten are better by day three.") == (
+        "Most sore throats are viral. About 40% of patients are better after 3 days.")
+    assert unmark('The sign said: "closed".', "The sign said: open.") == 'The sign said: "closed".'
+    assert unmark("The fee is 40 euros.", "The fee is 30 euros.") == "The fee is 40 euros."
