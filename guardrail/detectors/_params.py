@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
-from guardrail.errors import GuardrailError, InvalidInputError
+from guardrail.errors import ConfigError, GuardrailError, InvalidInputError
 
 __all__ = ["Interval", "Options", "StrOptions", "Constraint", "validate_params", "validated"]
 
@@ -131,7 +131,7 @@ def _satisfies(constraint: Constraint, value: Any) -> bool:
         if constraint in (int, float) and isinstance(value, bool):
             return False
         return isinstance(value, constraint)
-    raise TypeError(f"unknown parameter constraint {constraint!r}")  # a bug in a declaration
+    raise ConfigError(f"unknown parameter constraint {constraint!r}")  # a bug in a declaration
 
 
 def _describe(constraint: Constraint) -> str:
