@@ -44,16 +44,13 @@ from collections import Counter
 from collections.abc import Sequence
 from numbers import Real
 
-from guardrail.align.parsed import NAME_LABELS, Sent, Slot, anchors, slot_marks
+from guardrail.align.parsed import _CONTENT_POS, NAME_LABELS, Sent, Slot, anchors, slot_marks
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
 from guardrail.detectors.kg_values import _arithmetic, _in_text, _numbers, _trivial, same_type, same_value
 from guardrail.text.lexicon import STOP_WORDS
 
 __all__ = ["SwapDetector", "frame_terms"]
-
-_CONTENT = frozenset("NOUN PROPN VERB ADJ ADV NUM".split())
-
 
 def frame_terms(sent: Sent) -> frozenset[str]:
     """Lower-cased content lemmas of ``sent`` outside its values (names, dates, numbers).
@@ -65,7 +62,7 @@ def frame_terms(sent: Sent) -> frozenset[str]:
     """
     masked = {i for sl in sent.slots for i in range(*sl.toks)}
     return frozenset(t.lemma.lower() for i, t in enumerate(sent.toks)
-                     if i not in masked and t.pos in _CONTENT and t.lemma.lower() not in STOP_WORDS)
+                     if i not in masked and t.pos in _CONTENT_POS and t.lemma.lower() not in STOP_WORDS)
 
 
 #: Name labels that can fill each other's slot: spaCy's small model labels one name PERSON in one
@@ -110,7 +107,8 @@ class SwapDetector(KGCheckDetector):
     Raises
     ------
     InvalidInputError
-        A negative ``margin`` or ``value_weight``, or a bad ``evidence_words``.
+        ``margin`` outside [0, 1], a negative ``value_weight``, or a bad ``evidence_words``
+        (from :func:`~guardrail.detectors._params.validate_params`).
     """
 
     name = "kg_swaps"
@@ -139,6 +137,7 @@ class SwapDetector(KGCheckDetector):
         df = Counter(w for t in terms for w in t)
         idf = {w: math.log((len(context) + 1) / (df[w] + 0.5)) for w in frame}
         stated = [[_states(s, o) for o in claim.slots] for s in context]
+        slots = [(i, e, _role_words(anchors(s, e))) for i, s in enumerate(context) for e in s.slots]
         nums: list[float] | None = None
         flags: list[Flag] = []
         for k, c in enumerate(claim.slots):
@@ -150,7 +149,7 @@ class SwapDetector(KGCheckDetector):
                     continue
             role = anchors(claim, c)
             score = self._shares(claim, k, role, idf, terms, stated)
-            flag = self._check_value(claim, c, role, context, score, [st[k] for st in stated])
+            flag = self._check_value(claim, c, role, context, slots, score, [st[k] for st in stated])
             if flag is not None:
                 flags.append(flag)
         return flags
@@ -169,24 +168,24 @@ class SwapDetector(KGCheckDetector):
                 for t, st in zip(terms, stated)]
 
     def _check_value(self, claim: Sent, c: Slot, anchored: frozenset[str], context: Sequence[Sent],
-                     score: list[float], states: list[bool]) -> Flag | None:
+                     slots: list[tuple[int, Slot, frozenset[str]]], score: list[float],
+                     states: list[bool]) -> Flag | None:
+        """The flag of claim value ``c`` (``slots``: every context value with its sentence index
+        and role words), or None."""
         role = _role_words(anchored)
         stated = max((score[i] for i, ok in enumerate(states) if ok), default=0.0)
         best: tuple[float, int, Slot] | None = None
-        for i, s in enumerate(context):
-            for e in s.slots:
-                if not _fills(c, e) or same_value(c, e) or any(same_value(o, e) for o in claim.slots) \
-                        or _in_text(e, [claim]):
-                    continue
-                shared = len(role & anchors(s, e))
-                if shared and (best is None or score[i] > best[0]):
-                    best = (score[i], i, e)
+        for i, e, e_role in slots:
+            if (best is not None and score[i] <= best[0]) or not role & e_role or not _fills(c, e) \
+                    or same_value(c, e) or any(same_value(o, e) for o in claim.slots) or _in_text(e, [claim]):
+                continue
+            best = (score[i], i, e)
         if best is None or best[0] < 2.0 * stated + self.margin:
             return None
         val, i, e = best
         s = context[i]
         reason = (f"the answer says '{c.text}' where the context says '{e.text}' about the same thing: "
-                  f"'{s.text}'" + (" ('" + c.text + "' is said elsewhere, about something else)" if stated else ""))
+                  f"'{s.text}'" + (f" ('{c.text}' is said elsewhere, about something else)" if any(states) else ""))
         conf = min(0.95, 0.6 + (val - 2.0 * stated - self.margin))
         return flag_for(claim, c.start, c.end, reason, s, conf)
 

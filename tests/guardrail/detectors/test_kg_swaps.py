@@ -36,6 +36,7 @@ def test_a_year_stated_elsewhere_is_flagged_with_the_sentence_it_contradicts() -
     assert flagged(out) == ["2006"]
     flag = out.details["flags"][0]
     assert "1998" in flag["reason"] and flag["evidence"].startswith("Ardwyn Optics was founded in 1998")
+    assert "said elsewhere" in flag["reason"]  # 2006 is the second plant's year
     assert out.score >= 0.6
 
 
