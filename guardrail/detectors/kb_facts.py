@@ -3,7 +3,8 @@ context graph with a different object is a contradiction.
 
 Meant for context graphs built from a knowledge base (:mod:`guardrail.kb`), where the
 context is a set of facts rather than prose: for each claim triple ``(s, r, o)`` the
-detector looks for context triples with the same subject (matching label) and the same
+detector looks for context triples with the same subject (matching label), an object of
+a comparable kind (both with a number or neither) and the same
 relation (equal normalised relation; failing that, relation embeddings with a cosine of
 at least ``relation_sim`` between relations that close on the same preposition, or on none). If there are such triples and none has a matching object, the claim
 contradicts the KB: its object node gets support 0 and the evidence is the KB fact (so
@@ -75,6 +76,13 @@ def _same_object(a: str, b: str) -> bool:
     return _same_entity(a, b)
 
 
+def _comparable(a: str, b: str) -> bool:
+    """Objects that can be rival values: both carry a number or neither does ("420 metres long"
+    is no rival of "a steel arch bridge", which a retrieved passage may state with the same
+    copula)."""
+    return bool(numbers_in(a, words=False)) == bool(numbers_in(b, words=False))
+
+
 class KBFactsDetector(Detector):
     """Flag answer triples that the knowledge-base facts contradict (same subject and
     relation, another object).
@@ -128,7 +136,8 @@ class KBFactsDetector(Detector):
             cands = [t for t in ctx_triples if _same_entity(claim.subject.text, t.subject.text)]
             if not cands:
                 continue
-            cands = [t for t, ok in zip(cands, self._relation_match(item, claim, cands)) if ok]
+            cands = [t for t, ok in zip(cands, self._relation_match(item, claim, cands)) if ok
+                     and _comparable(claim.object.text, t.object.text)]
             if not cands:
                 continue
             checked += 1
