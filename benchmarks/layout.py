@@ -15,15 +15,11 @@ the adapter packages ``integrations/*/<package>/``:
 * arrows from ``guardrail.text``, ``guardrail.llm``, ``guardrail.models`` to a later pipeline step, i.e.
   to any library module outside those three and the foundation modules (:data:`FOUNDATION`);
   module-level and in-function imports both count, type-only ones are listed apart;
-* raise sites of exceptions not derived from ``guardrail.errors.GuardrailError`` (bare ``raise`` and
-  re-raising the name an ``except`` bound are not raise sites); those inside pydantic validators
-  are listed apart, and so are sites whose class cannot be resolved statically.
+* raise sites of exceptions not derived from ``guardrail.errors.GuardrailError``
+  (:mod:`benchmarks.layout_raises`).
 
-Dynamic part (``--walk``, loads the default guard's models): one ``Guard.check`` of a short QA item
-is traced with :func:`sys.settrace`. A call "carries the answer" when one of its parameters other
-than ``self``/``cls`` is the answer text, or holds it one or two levels down (an attribute, a
-mapping value, a sequence item). The files of those calls, in call order and with consecutive
-repeats merged, are the walk's stays; a stay in a file the walk had already left is a return.
+Dynamic part (``--walk``, loads the default guard's models): the walk of ``answer`` through one
+``Guard.check`` (:mod:`benchmarks.layout_walk`).
 
 Usage: ``python benchmarks/layout.py [--walk] [--out benchmarks/results/layout.md]``.
 """
@@ -32,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import builtins
 import io
 import sys
 import tokenize
@@ -42,6 +37,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.layout_raises import raise_sites, resolve_from  # noqa: E402
+from benchmarks.layout_walk import WALK_ROW, answer_walks  # noqa: E402
+
 OUT = ROOT / "benchmarks" / "results" / "layout.md"
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 50
@@ -50,16 +50,6 @@ LOW = ("guardrail.text", "guardrail.llm", "guardrail.models")
 #: Modules below every pipeline step (the low layers may import them).
 FOUNDATION = ("guardrail.errors", "guardrail.types", "guardrail._optional", "guardrail._frozen",
               "guardrail._lazy", "guardrail._model_files") + LOW
-#: The traced item: row 1 of ``examples/data/halueval_qa_head.jsonl`` (its right answer passes, its
-#: hallucinated answer is flagged, so the walk passes the explanation step too).
-WALK_ROW = 1
-ROOT_ERROR = "guardrail.errors.GuardrailError"
-#: The guard's parts (``guardrail/<dir>/``): the walk of the check's own code does not follow
-#: the answer inside them (as the issue's first count did not follow the shipped detector).
-PARTS = ("extract", "detectors", "explain")
-VALIDATORS = ("field_validator", "model_validator", "validator", "root_validator")
-
-
 @dataclass(frozen=True)
 class Module:
     """One library module: dotted name, path (relative to the repository) and parsed tree."""
@@ -131,7 +121,7 @@ def long_modules(mods: dict[str, Module], limit: int = MAX_MODULE_LINES) -> list
     return sorted(((m.path, m.lines) for m in mods.values() if m.lines > limit), key=lambda p: -p[1])
 
 
-def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.AST]]:
+def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
     for node in ast.iter_child_nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield prefix + node.name, node
@@ -178,21 +168,11 @@ def _walk_kinds(node: ast.AST, kind: str = "module") -> Iterator[tuple[ast.AST, 
             yield from _walk_kinds(child, k)
 
 
-def _resolve_from(mod: Module, node: ast.ImportFrom) -> str:
-    if not node.level:
-        return node.module or ""
-    pkg = mod.name.split(".")
-    is_pkg = mod.path.endswith("__init__.py")
-    base = pkg if is_pkg else pkg[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
-
-
 def _targets(mod: Module, node: ast.AST, known: set[str]) -> list[str]:
     if isinstance(node, ast.Import):
         names = [a.name for a in node.names]
     elif isinstance(node, ast.ImportFrom):
-        base = _resolve_from(mod, node)
+        base = resolve_from(mod, node)
         names = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
     else:
         return []
@@ -276,181 +256,6 @@ def upward(arrows: list[Import]) -> list[Import]:
             and not under(a.dst, FOUNDATION)]
 
 
-# ------------------------------------------------------------------ raise sites
-def _aliases(m: Module) -> dict[str, str]:
-    out = {}
-    for node in ast.walk(m.tree):
-        if isinstance(node, ast.ImportFrom):
-            base = _resolve_from(m, node)
-            out.update({a.asname or a.name: f"{base}.{a.name}" for a in node.names})
-        elif isinstance(node, ast.Import):
-            out.update({a.asname: a.name for a in node.names if a.asname})
-            out.update({a.name.split(".")[0]: a.name.split(".")[0] for a in node.names if not a.asname})
-    for node in m.tree.body:
-        if isinstance(node, ast.ClassDef):
-            out[node.name] = f"{m.name}.{node.name}"
-    return out
-
-
-def _dotted(expr: ast.expr, aliases: dict[str, str]) -> str | None:
-    if isinstance(expr, ast.Name):
-        if expr.id in aliases:
-            return aliases[expr.id]
-        return f"builtins.{expr.id}" if isinstance(getattr(builtins, expr.id, None), type) else None
-    if isinstance(expr, ast.Attribute):
-        head = _dotted(expr.value, aliases)
-        return f"{head}.{expr.attr}" if head else None
-    return None
-
-
-class _Classes:
-    """Class bases across the library, with re-exports followed (``guardrail.X`` -> its definition)."""
-
-    def __init__(self, mods: dict[str, Module]) -> None:
-        self.aliases = {name: _aliases(m) for name, m in mods.items()}
-        self.bases: dict[str, list[str]] = {}
-        for m in mods.values():
-            for node in ast.walk(m.tree):
-                if isinstance(node, ast.ClassDef):
-                    self.bases[f"{m.name}.{node.name}"] = [
-                        b for b in (_dotted(x, self.aliases[m.name]) for x in node.bases) if b]
-
-    def canonical(self, dotted: str) -> str:
-        for _ in range(8):
-            mod, _, name = dotted.rpartition(".")
-            nxt = self.aliases.get(mod, {}).get(name)
-            if nxt is None or nxt == dotted or dotted in self.bases:
-                return dotted
-            dotted = nxt
-        return dotted
-
-    def in_tree(self, dotted: str, depth: int = 0) -> bool:
-        dotted = self.canonical(dotted)
-        if dotted == ROOT_ERROR:
-            return True
-        return depth < 20 and any(self.in_tree(b, depth + 1) for b in self.bases.get(dotted, ()))
-
-    def known(self, dotted: str) -> bool:
-        dotted = self.canonical(dotted)
-        return dotted in self.bases or dotted.startswith("builtins.") or not dotted.startswith("guardrail")
-
-
-def _raises(tree: ast.AST) -> Iterator[tuple[ast.Raise, set[str], bool]]:
-    """Raise nodes with the names bound by enclosing ``except ... as`` and whether a pydantic validator
-    encloses them."""
-    def visit(node: ast.AST, bound: frozenset[str], validator: bool) -> Iterator[tuple[ast.Raise, set[str], bool]]:
-        for child in ast.iter_child_nodes(node):
-            b, v = bound, validator
-            if isinstance(child, ast.ExceptHandler) and child.name:
-                b = bound | {child.name}
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                v = validator or any(isinstance(d, ast.Call) and (_dotted(d.func, {}) or getattr(d.func, "id", "")
-                                     or getattr(d.func, "attr", "")).split(".")[-1] in VALIDATORS
-                                     for d in child.decorator_list)
-            if isinstance(child, ast.Raise):
-                yield child, set(b), v
-            yield from visit(child, b, v)
-    yield from visit(tree, frozenset(), False)
-
-
-def raise_sites(mods: dict[str, Module]) -> dict[str, list[str]]:
-    """``{"outside": ..., "validators": ..., "unresolved": ...}``: ``path:line exception`` per site."""
-    classes = _Classes(mods)
-    out: dict[str, list[str]] = {"outside": [], "validators": [], "unresolved": []}
-    for m in mods.values():
-        for node, bound, validator in _raises(m.tree):
-            if node.exc is None:
-                continue
-            target = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-            if isinstance(target, ast.Name) and target.id in bound:
-                continue
-            dotted = _dotted(target, classes.aliases[m.name])
-            where = f"{m.path}:{node.lineno} {ast.unparse(target)}"
-            if dotted is None or not classes.known(dotted):
-                out["unresolved"].append(where)
-            elif not classes.in_tree(dotted):
-                out["validators" if validator else "outside"].append(where)
-    return out
-
-
-# ------------------------------------------------------------------ the answer walk
-def _holds(value: Any, answer: list[str], depth: int = 2) -> bool:
-    """Whether ``value`` is one of the ``answer`` objects or holds one ``depth`` levels down."""
-    if isinstance(value, str):
-        return any(value is a for a in answer)
-    if depth == 0 or value is None or isinstance(value, (int, float, bytes, type)):
-        return False
-    if isinstance(value, dict):
-        items: list[Any] = list(value.values())[:32]
-    elif isinstance(value, (list, tuple)):
-        items = list(value[:32])
-    else:
-        items = list(getattr(value, "__dict__", {}).values())[:32]
-        items += [getattr(value, s, None) for s in getattr(type(value), "__slots__", ()) if isinstance(s, str)]
-    return any(_holds(v, answer, depth - 1) for v in items)
-
-
-def _walk(files: list[str]) -> dict[str, Any]:
-    stays = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
-    return {"stays": stays, "files": len(set(stays)),
-            "returns": sum(1 for i, f in enumerate(stays) if f in stays[:i])}
-
-
-def _in_part(frame: Any) -> bool:
-    """Whether a caller of ``frame`` runs inside a part (extractor, detector, explainer)."""
-    parts = tuple(str(ROOT / "guardrail" / d) + "/" for d in PARTS)
-    f = frame.f_back
-    while f is not None:
-        if f.f_code.co_filename.startswith(parts):
-            return True
-        f = f.f_back
-    return False
-
-
-def _trace(guard: Any, answer: str, context: str, question: str | None) -> dict[str, Any]:
-    """Both walks of ``answer`` through one check: the check's own code (a part's entry is a stay,
-    its insides are not followed) and the walk that follows the parts too."""
-    roots = tuple(str(p) for p in _package_roots(ROOT))
-    core: list[str] = []
-    every: list[str] = []
-    tracked = [answer]
-
-    def returns(frame: Any, event: str, arg: Any) -> Any:
-        if event == "return" and isinstance(arg, str) and arg == answer and not _holds(arg, tracked):
-            tracked.append(arg)
-        return returns
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        code = frame.f_code
-        if event != "call" or not code.co_filename.startswith(roots):
-            return None
-        names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-        if not any(n not in ("self", "cls") and _holds(frame.f_locals.get(n), tracked) for n in names):
-            return None
-        path = str(Path(code.co_filename).relative_to(ROOT))
-        every.append(path)
-        if not _in_part(frame):
-            core.append(path)
-        return returns
-
-    sys.settrace(tracer)
-    try:
-        result = guard.check(answer, [context], question, log=False)
-    finally:
-        sys.settrace(None)
-    return {"passed": result.passed, "core": _walk(core), "parts": _walk(every)}
-
-
-def answer_walks(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The walks of a HaluEval QA ``row``'s right answer and of its hallucinated answer, each traced
-    through one ``Guard.check`` of a warm default guard (its caches hold only the warm-up item)."""
-    from guardrail import Guard
-
-    guard = Guard().warm_up()
-    return {kind: _trace(guard, row[f"{kind}_answer"], row["knowledge"], row["question"])
-            for kind in ("right", "hallucinated")}
-
-
 # ------------------------------------------------------------------ report
 def measure(root: Path = ROOT) -> dict[str, Any]:
     """Every static measurement, as plain data."""
@@ -495,10 +300,13 @@ def render(r: dict[str, Any], walk: dict[str, dict[str, Any]] | None) -> str:
     rs = r["raises"]
     lines += ["", f"## Raise sites of exceptions outside the GuardrailError tree: {len(rs['outside'])}"]
     lines += [f"- {s}" for s in rs["outside"]] or ["- none"]
-    lines += ["", f"In pydantic validators (allowed): {len(rs['validators'])}"]
-    lines += [f"- {s}" for s in rs["validators"]] or ["- none"]
-    lines += ["", f"Not resolvable statically (an exception built by a call, a variable): {len(rs['unresolved'])}"]
-    lines += [f"- {s}" for s in rs["unresolved"]] or ["- none"]
+    for key, title in (("validators", "In pydantic validators (allowed)"),
+                       ("cli", "The CLI's exits and usage errors (typer's interface, `guardrail/cli/`)"),
+                       ("protocol", "Required by a foreign protocol (`PROTOCOL` in this script says why)"),
+                       ("mapped", "Raised inside the module's own boundary, whose `ErrorMap` maps it to the tree"),
+                       ("unresolved", "Not resolvable statically (read by hand)")):
+        lines += ["", f"{title}: {len(rs[key])}"]
+        lines += [f"- {s}" for s in rs[key]] or ["- none"]
     if walk:
         worst = max(w["core"]["returns"] for w in walk.values())
         lines += ["", f"## The walk of `answer` through `Guard.check`: {worst} returns (the worse of two answers)",
@@ -525,7 +333,7 @@ def main() -> None:
         import json
 
         head = ROOT / "examples" / "data" / "halueval_qa_head.jsonl"
-        walk = answer_walks(json.loads(head.read_text(encoding="utf-8").splitlines()[WALK_ROW]))
+        walk = answer_walks(json.loads(head.read_text(encoding="utf-8").splitlines()[WALK_ROW]), ROOT)
     text = render(measure(), walk)
     Path(a.out).write_text(text, encoding="utf-8")
     print(text)
