@@ -21,7 +21,9 @@ from guardrail.errors import (
     KnowledgeBaseError,
     LLMError,
     LogSinkError,
+    MissingDependencyError,
     ModelFileError,
+    ReadOnlyError,
     RefinementError,
 )
 from guardrail.guard import Guard
@@ -70,6 +72,8 @@ __all__ = [
     "LLMError",
     "RefinementError",
     "ModelFileError",
+    "MissingDependencyError",
+    "ReadOnlyError",
     "HallucinationError",
     "BatchError",
     "__version__",

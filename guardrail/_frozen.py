@@ -1,6 +1,7 @@
 """Read-only mappings for the frozen result models (``GuardResult.detector_scores``, ``timings``...).
 
-:class:`FrozenDict` is a ``dict`` whose mutating methods raise :class:`TypeError`, so a
+:class:`FrozenDict` is a ``dict`` whose mutating methods raise
+:class:`~guardrail.errors.ReadOnlyError` (a :class:`TypeError`), so a
 result's mappings serialise, compare, pickle and copy as dicts do, but cannot be changed in
 place. :data:`ReadOnlyFloats` and :data:`ReadOnlyDetails` are the pydantic field types.
 """
@@ -12,6 +13,8 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 from pydantic import AfterValidator
 
+from guardrail.errors import ReadOnlyError
+
 __all__ = ["FrozenDict", "freeze", "ReadOnlyFloats", "ReadOnlyDetails"]
 
 K = TypeVar("K")
@@ -20,7 +23,8 @@ V = TypeVar("V")
 
 class FrozenDict(dict[K, V]):
     """A read-only ``dict``: reading, iterating, ``==``, JSON and pickling as a dict; any change
-    raises :class:`TypeError` (``dict(frozen)`` or ``frozen.copy()`` gives a mutable copy).
+    raises :class:`~guardrail.errors.ReadOnlyError`, a :class:`TypeError` (``dict(frozen)`` or
+    ``frozen.copy()`` gives a mutable copy).
 
     Examples
     --------
@@ -30,11 +34,11 @@ class FrozenDict(dict[K, V]):
     >>> d["entity"] = 1.0
     Traceback (most recent call last):
     ...
-    TypeError: FrozenDict is read-only
+    guardrail.errors.ReadOnlyError: FrozenDict is read-only
     """
 
     def _readonly(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError(f"{type(self).__name__} is read-only")
+        raise ReadOnlyError(f"{type(self).__name__} is read-only")
 
     __setitem__ = __delitem__ = __ior__ = _readonly
     clear = pop = popitem = setdefault = update = _readonly

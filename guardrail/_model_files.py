@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from guardrail._optional import pip_hint
-from guardrail.errors import ModelFileError
+from guardrail.errors import MissingDependencyError, ModelFileError
 
 __all__ = ["MODEL_DIR_ENV", "CACHE_ENV", "PartedModel", "sha256_file", "model_dir", "parts_installed",
            "part_files", "join_parts"]
@@ -117,14 +117,15 @@ def part_files(model: PartedModel) -> list[Path]:
 
     Raises
     ------
-    ImportError
-        A part package is missing (the message names the pip command of ``model.extra``).
+    MissingDependencyError
+        A part package is missing (an :class:`ImportError`; the message names the pip command of
+        ``model.extra``).
     """
     files: list[Path] = []
     for i, name in enumerate(model.modules(), start=1):
         spec = importlib.util.find_spec(name)  # found, not imported
         if spec is None or not spec.submodule_search_locations:
-            raise ImportError(
+            raise MissingDependencyError(
                 f"the model part package {model.distribution.format(i)} is not installed; "
                 f"install it with: {pip_hint(model.extra)}"
             )
@@ -178,8 +179,8 @@ def join_parts(model: PartedModel, directory: str | Path | None = None, *,
 
     Raises
     ------
-    ImportError
-        A part package is missing (the message names the pip command).
+    MissingDependencyError
+        A part package is missing (an :class:`ImportError`; the message names the pip command).
     ModelFileError
         The joined file's SHA-256 differs from ``model.sha256`` (nothing is kept).
     """

@@ -1,4 +1,4 @@
-"""The one lazy-import helper: heavy or optional dependencies, with an ImportError naming the pip command.
+"""The one lazy-import helper: heavy or optional dependencies, with an error naming the pip command.
 
 Every optional dependency of the core and the adapters is imported through :func:`require`,
 and every install hint is written by :func:`pip_hint`, so a missing extra always says how
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import builtins
 from types import ModuleType
+
+from guardrail.errors import MissingDependencyError
 
 __all__ = ["require", "pip_hint"]
 
@@ -37,7 +39,7 @@ def pip_hint(extra: str = "core") -> str:
 
 
 def require(module: str, *, extra: str = "core", purpose: str = "kg-guardrail") -> ModuleType:
-    """Import ``module`` or raise ImportError that says which pip command installs it.
+    """Import ``module`` or raise MissingDependencyError that says which pip command installs it.
 
     Parameters
     ----------
@@ -57,14 +59,14 @@ def require(module: str, *, extra: str = "core", purpose: str = "kg-guardrail") 
 
     Raises
     ------
-    ImportError
-        With the pip command in the message.
+    MissingDependencyError
+        An :class:`ImportError` with the pip command in the message.
     """
     try:
         # through builtins.__import__ (not importlib), so an import hook sees the request
         module_obj: ModuleType = builtins.__import__(module, fromlist=("__name__",))
         return module_obj
     except ImportError as exc:
-        raise ImportError(
+        raise MissingDependencyError(
             f"{purpose} needs the optional dependency {module!r}; install it with: {pip_hint(extra)}"
         ) from exc

@@ -14,6 +14,8 @@ Bad arguments also derive from :class:`ValueError`, so generic callers that catc
     ├── LLMError                           an LLM endpoint failed after retries (``transient`` says if worth retrying)
     │   └── RefinementError                the refinement loop got no new answer
     ├── ModelFileError                     a local model file is missing or its SHA-256 differs
+    ├── MissingDependencyError (+ ImportError)  an optional dependency (extra) is not installed
+    ├── ReadOnlyError (+ TypeError)        a frozen result or config mapping was changed in place
     ├── LogSinkError                       a flagged-answer log could not write or read
     ├── BatchError                         an item of ``check_many`` failed; earlier results travel with it
     └── HallucinationError                 the ``raise`` policy: the answer was flagged
@@ -46,6 +48,8 @@ __all__ = [
     "KnowledgeBaseError",
     "LLMError",
     "ModelFileError",
+    "MissingDependencyError",
+    "ReadOnlyError",
     "RefinementError",
     "HallucinationError",
     "BatchError",
@@ -115,6 +119,16 @@ class LLMError(GuardrailError):
 
 class ModelFileError(GuardrailError):
     """A local model file is missing, incomplete, or its SHA-256 differs from the pinned one."""
+
+
+class MissingDependencyError(GuardrailError, ImportError):
+    """An optional dependency (an extra) or a model's part package is not installed; the message
+    names the ``pip install`` command. Also an :class:`ImportError`, so ``except ImportError`` works."""
+
+
+class ReadOnlyError(GuardrailError, TypeError):
+    """A read-only mapping of a frozen result or config was changed in place (copy it with
+    ``dict(...)`` first). Also a :class:`TypeError`, as for :class:`types.MappingProxyType`."""
 
 
 class RefinementError(LLMError):

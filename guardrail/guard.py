@@ -17,7 +17,7 @@ from guardrail import check as steps
 from guardrail.align.encoder import TextEncoder
 from guardrail.check import docs
 from guardrail.config import GuardConfig
-from guardrail.detectors import AlignmentInput, Detector
+from guardrail.detectors import Detector
 from guardrail.errors import InvalidInputError
 from guardrail.explain.base import Explainer
 from guardrail.extract.base import Extractor
@@ -37,6 +37,10 @@ class Guard:
 
     #: Default bound of :attr:`unlogged` (records kept when no sink accepts them).
     unlogged_limit: int = 10_000
+    #: Steps 3 and 4 replaced, ``(item, cfg, run) -> GuardResult`` (a seam for tests: a subclass
+    #: defines ``_judge`` to judge without models, the rest of the check stays real); ``None``:
+    #: :func:`guardrail.check.judged`.
+    _judge: steps.Judge | None = None
 
     def __init__(
         self, config: GuardConfig | str | Path = "auto", *, extractor: Extractor | None = None,
@@ -137,11 +141,6 @@ class Guard:
         result, run = steps.check_one(self._parts, answer, contexts, question, id=id, cfg=cfg,
                                        judge_with=self._judge)
         return self._finish(result, run.contexts, log)
-
-    def _judge(self, item: AlignmentInput, cfg: GuardConfig, run: steps.Run) -> GuardResult:
-        """The verdict on a validated, extracted input: detectors, flagged nodes, explanation (a seam
-        for tests: a subclass judges without models, the rest of the check stays real)."""
-        return steps.judged(self._parts, item, cfg, run)
 
     def _finish(self, result: GuardResult, contexts: Sequence[str], log: bool) -> GuardResult:
         if log and (not result.passed or result.declined):  # a declined record keeps its event

@@ -19,7 +19,7 @@ from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.text.language import looks_english
 
 __all__ = [
-    "ValidatedInput", "validate_input", "clean_text", "nfkc_chars", "size_reason",
+    "ValidatedInput", "validate_input", "clean_input", "clean_text", "nfkc_chars", "size_reason",
     "is_degenerate", "looks_english", "count_claims", "MAX_CONTEXT_CHARS", "MAX_ANSWER_CHARS",
     "MAX_PASSAGES", "MAX_CLAIMS", "check_guard", "check_fields", "context_size",
 ]
@@ -284,28 +284,58 @@ def validate_input(
         When a field has the wrong type (the message names the field and type).
     """
     _check_str(answer, "answer")
-    if isinstance(contexts, str):
-        ctx_list: Sequence[object] = [contexts]
-    elif isinstance(contexts, Sequence) and not isinstance(contexts, (bytes, bytearray)):
-        ctx_list = contexts
-    else:
-        raise InvalidInputError(
-            f"contexts must be a str or a sequence of str, got {type(contexts).__name__}"
-        )
+    ctx_list = _context_list(contexts)
     if question is not None:
         _check_str(question, "question")
     too_big = size_reason(answer, ctx_list, max_context_chars=max_context_chars,
                           max_answer_chars=max_answer_chars, max_passages=max_passages,
                           max_claims=max_claims)
-    if not too_big:  # an oversize sequence is not walked (it may be a huge lazy one)
-        for i, c in enumerate(ctx_list):
-            _check_str(c, f"contexts[{i}]")
-    if too_big:  # the contexts are neither copied nor kept
+    if too_big:  # the contexts are neither walked (a huge lazy sequence), copied nor kept
         q = None if question is None else clean_text(question)  # type: ignore[arg-type]
         return ValidatedInput(clean_text(answer), (), q, too_big)  # type: ignore[arg-type]
-    ans = clean_text(answer)  # type: ignore[arg-type]
+    return clean_input(answer, ctx_list, question)  # type: ignore[arg-type]
+
+
+def _context_list(contexts: object) -> Sequence[object]:
+    if isinstance(contexts, str):
+        return [contexts]
+    if isinstance(contexts, Sequence) and not isinstance(contexts, (bytes, bytearray)):
+        return contexts
+    raise InvalidInputError(f"contexts must be a str or a sequence of str, got {type(contexts).__name__}")
+
+
+def clean_input(answer: str, contexts: object, question: str | None) -> ValidatedInput:
+    """The second half of :func:`validate_input`, for an input whose size is already judged.
+
+    For a caller that has type-checked ``answer`` and ``question`` and applied the size limits to
+    these very ``contexts`` (the guard's check): the passages are type-checked, the texts cleaned
+    and their usability judged, with no second size check.
+
+    Parameters
+    ----------
+    answer : str
+        The generated answer.
+    contexts : str or sequence of str
+        The retrieved passages.
+    question : str or None
+        The question, if any.
+
+    Returns
+    -------
+    ValidatedInput
+        As :func:`validate_input` returns it for an input within its size limits.
+
+    Raises
+    ------
+    InvalidInputError
+        When ``contexts`` or one of its passages has the wrong type.
+    """
+    ctx_list = _context_list(contexts)
+    for i, c in enumerate(ctx_list):
+        _check_str(c, f"contexts[{i}]")
+    ans = clean_text(answer)
     ctxs = tuple(clean_text(c) for c in ctx_list)  # type: ignore[arg-type]
-    q = None if question is None else clean_text(question)  # type: ignore[arg-type]
+    q = None if question is None else clean_text(question)
     ctxs_nonempty = tuple(c for c in ctxs if c.strip())
     reason = ""
     if not ans.strip():

@@ -23,7 +23,7 @@ from guardrail.errors import InvalidInputError
 from guardrail.text.lexical import shortlist
 from guardrail.types import KnowledgeGraph, Node, Triple
 
-__all__ = ["select_relations", "cluster_labels", "nearest_nodes", "DISTANCE_THRESHOLD"]
+__all__ = ["select_relations", "match_triples", "cluster_labels", "nearest_nodes", "DISTANCE_THRESHOLD"]
 
 #: KEA Explain's cosine-distance threshold for label clustering.
 DISTANCE_THRESHOLD = 0.35
@@ -129,6 +129,44 @@ def select_relations(
     order = {n.id: i for i, n in enumerate(context.nodes)}
     nodes = tuple(sorted(nodes, key=lambda n: order.get(n.id, len(order))))
     return KnowledgeGraph(nodes=nodes, triples=tuple(picked), texts=context.texts)
+
+
+def match_triples(
+    queries: Sequence[Triple], context: KnowledgeGraph, encoder: TextEncoder, *, max_candidates: int = 24,
+) -> list[Triple | None]:
+    """The context triple most similar to each query triple, each matched on its own.
+
+    A query triple is matched as :func:`select_relations` matches the only triple of a claim graph:
+    among a character-trigram shortlist of ``max_candidates`` context triples (all of them when the
+    context has no more), the one maximising the cosine of the :attr:`Triple.text` embeddings. The
+    texts of all queries and of all their candidates are embedded in one batch each.
+
+    Parameters
+    ----------
+    queries : sequence of Triple
+        The triples to match (KEA Explain: a flagged answer's unsupported claim triples).
+    context : KnowledgeGraph
+        Merged graph of the context passages.
+    encoder : TextEncoder
+        Sentence encoder (cached).
+    max_candidates : int
+        Context triples shortlisted per query (at least 2).
+
+    Returns
+    -------
+    list of Triple or None
+        One context triple per query, in query order; ``None`` for every query when the context
+        has no triple.
+    """
+    if not queries or not context.triples:
+        return [None] * len(queries)
+    ctx_texts = [t.text for t in context.triples]
+    texts = [t.text for t in queries]
+    cands = [shortlist([q], ctx_texts, max(2, max_candidates)) for q in texts]
+    uniq = sorted({j for c in cands for j in c})
+    pos = {j: p for p, j in enumerate(uniq)}
+    sims = cosine_matrix(encoder.encode(texts), encoder.encode([ctx_texts[j] for j in uniq]))
+    return [context.triples[c[int(np.argmax(sims[i, [pos[j] for j in c]]))]] for i, c in enumerate(cands)]
 
 
 def cluster_labels(

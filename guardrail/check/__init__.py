@@ -11,6 +11,7 @@ from guardrail.check.batch import check_many
 from guardrail.check.graphs import PREFETCH_WINDOW_CHARS, context_graph
 from guardrail.check.inputs import Run
 from guardrail.check.parts import Parts, make_parts
-from guardrail.check.pipeline import check_one, judged
+from guardrail.check.pipeline import Judge, check_one, judged
 
-__all__ = ["PREFETCH_WINDOW_CHARS", "Parts", "Run", "make_parts", "check_one", "judged", "check_many", "context_graph"]
+__all__ = ["PREFETCH_WINDOW_CHARS", "Parts", "Run", "Judge", "make_parts", "check_one", "judged", "check_many",
+           "context_graph"]

@@ -2,7 +2,9 @@
 
 Relation selection (KEA Explain: each claim triple's most similar context triple) only
 matters for an answer that is flagged; a passing answer carries the full context graph
-(no encoder call).
+(no encoder call). The selection is the input's own
+(:meth:`~guardrail.detectors.base.AlignmentInput.selected_context`): made once, by whichever of
+the ``wl_kernel`` detector and this step reads it first.
 """
 
 from __future__ import annotations
@@ -34,10 +36,7 @@ def explain(parts: Parts, verdict: Verdict, run: Run) -> GuardResult:
     """
     item = verdict.item
     with run.timed("explain"):
-        from guardrail.align.relations import select_relations
-
-        selected = item.context_graph if verdict.passed else select_relations(
-            item.claim_graph, item.context_graph, item.encoder)
+        selected = item.context_graph if verdict.passed else item.selected_context()
         explanation, flagged = parts.explainer.get().explain(item, verdict.outputs, verdict.flagged)
     return run.result(
         passed=verdict.passed, score=verdict.score, detector_scores={o.name: o.score for o in verdict.outputs},

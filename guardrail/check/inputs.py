@@ -17,7 +17,7 @@ from guardrail.config import GuardConfig
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.text.declines import is_declined
 from guardrail.types import Explanation, GuardResult, KnowledgeGraph
-from guardrail.validate import check_fields, clean_text, size_reason, validate_input
+from guardrail.validate import check_fields, clean_input, clean_text, size_reason, validate_input
 
 __all__ = ["DECLINED_SUMMARY", "Inputs", "Run", "read", "ms"]
 
@@ -131,7 +131,10 @@ def read(answer: str, contexts: ContextInput, question: str | None, id: str | No
         run.timings["validate"] = ms(t0)
         return run, run.abstain(too_big)
     texts, given_graph = split_context_input(contexts)
-    v = validate_input(answer, texts, question, **cfg.size_limits)
+    if given_graph is None and cfg.size_limits == limits:  # these texts were just measured with these limits
+        v = clean_input(answer, texts, question)
+    else:  # texts made from a graph, or a config with limits of its own (a knowledge base's)
+        v = validate_input(answer, texts, question, **cfg.size_limits)
     run = Run(_base(v.answer, v.question, id, cfg), t0, contexts=v.contexts)
     run.timings["validate"] = ms(t0)
     if v.answer and is_declined(v.answer):  # states no fact: nothing to judge

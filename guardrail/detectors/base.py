@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from guardrail.align.encoder import TextEncoder
+from guardrail.align.relations import select_relations
 from guardrail.detectors._params import Constraint
 from guardrail.types import DetectorOutput, KnowledgeGraph
 
@@ -46,6 +47,25 @@ class AlignmentInput:
     context_graph: KnowledgeGraph
     encoder: TextEncoder
     question_graph: KnowledgeGraph | None = None
+
+    def selected_context(self) -> KnowledgeGraph:
+        """The context subgraph relevant to the claim graph (KEA Explain relation selection,
+        :func:`~guardrail.align.relations.select_relations`), selected once per input.
+
+        The one home of the selection: the ``wl_kernel`` detector compares the claim graph with
+        it and a flagged result carries it as its ``context_graph``; the second reader gets the
+        first one's graph (an input changed with :func:`dataclasses.replace` selects anew).
+
+        Returns
+        -------
+        KnowledgeGraph
+            A subgraph of :attr:`context_graph` (see ``select_relations``).
+        """
+        selected: KnowledgeGraph | None = self.__dict__.get("_selected")
+        if selected is None:
+            selected = select_relations(self.claim_graph, self.context_graph, self.encoder)
+            object.__setattr__(self, "_selected", selected)  # a memo, not a field: equality unchanged
+        return selected
 
 
 class Detector(ABC):

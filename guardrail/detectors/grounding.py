@@ -266,16 +266,11 @@ class GroundingDetector(Detector):
         candidates: int = 6,
         name: str | None = None,
     ) -> None:
-        self.alpha = alpha
         if name is not None:
             self.name = name
-        self.threshold = threshold
-        self.low = low
-        self.relation_low = relation_low
-        self.relation_high = relation_high
-        self.question_weight = question_weight
-        self.token_weight = token_weight
-        self.candidates = candidates
+        self.alpha, self.threshold, self.low, self.candidates = alpha, threshold, low, candidates
+        self.relation_low, self.relation_high = relation_low, relation_high
+        self.question_weight, self.token_weight = question_weight, token_weight
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score ``1 - CFI`` and give per-node grounding with the nearest context evidence.

@@ -4,7 +4,8 @@ Steps, after KEA Explain (Sections "Relation selection", "Semantic clustering" a
 "Graph kernel-based comparison"):
 
 1. select the context subgraph relevant to the claim graph
-   (:func:`guardrail.align.relations.select_relations`);
+   (:func:`guardrail.align.relations.select_relations`, once per input:
+   :meth:`~guardrail.detectors.base.AlignmentInput.selected_context`);
 2. cluster the node and edge labels of both graphs (cosine distance, average linkage,
    threshold 0.35; :func:`guardrail.align.relations.cluster_labels`);
 3. compare the graphs with GraKeL's ``WeisfeilerLehman(n_iter=5, normalize=True,
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from guardrail.align.encoder import TextEncoder, cosine_matrix
-from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels, select_relations
+from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import DetectorError
@@ -184,7 +185,7 @@ class WLKernelDetector(Detector):
             return DetectorOutput(name=self.name, score=1.0, details={"similarity": 0.0})
         if not any(has_content(n.text) for n in claim.nodes):  # e.g. a bare "no": nothing the graph confirms
             return DetectorOutput(name=self.name, score=1.0, details={"similarity": 0.0, "no_content": True})
-        selected = select_relations(claim, ctx, item.encoder)
+        selected = item.selected_context()
         clusters = _cluster(claim, selected, item.encoder, self.distance_threshold)
         sim = wl_similarity(claim, selected, clusters, self.iterations)
         support = self._node_support(claim, selected, clusters, item.encoder)

@@ -24,11 +24,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from guardrail.align.encoder import TextEncoder, cosine_matrix
-from guardrail.align.relations import select_relations
+from guardrail.align.relations import match_triples
 from guardrail.detectors.base import AlignmentInput
 from guardrail.errors import InvalidInputError
 from guardrail.explain.base import Explainer
 from guardrail.text.lexical import numbers_in
+from guardrail.text.sentences import split_sentences
 from guardrail.types import (
     ContradictionPair,
     DetectorOutput,
@@ -306,11 +307,12 @@ class KEAExplainer(Explainer):
             nid, ev = _differing(p)
             if nid:
                 by_node.setdefault(nid, (p, ev))
-        out = tuple(f.model_copy(update={"reason": self._sentence(item, f, by_node)}) for f in flagged)
+        spans = split_sentences(item.answer)  # once: every flagged node's sentence and the summary
+        out = tuple(f.model_copy(update={"reason": self._sentence(item, f, by_node, spans)}) for f in flagged)
         names = ", ".join(f"'{f.text}'" for f in out[:5]) + (" ..." if len(out) > 5 else "")
         summary = f"{len(out)} answer node(s) not supported by the context: {names}."
         if pairs:
-            n = _sentences_of(item.answer, [p.claim for p in pairs])
+            n = _sentences_of(item.answer, [p.claim for p in pairs], spans)
             summary += f" {n} answer sentence{'s' if n != 1 else ''} contradict{'' if n != 1 else 's'} the context."
         return Explanation(summary=summary, sentences=tuple(f.reason for f in out),
                            contradictions=tuple(pairs), edits=tuple(edits)), out
@@ -334,50 +336,42 @@ class KEAExplainer(Explainer):
             ev = next((p.evidence for p in pairs if p.claim == t), None)
             if ev is not None:
                 out[i] = ev
-        rest = [i for i in range(len(unsupported)) if i not in out]
-        if rest and item.context_graph.triples:
-            from guardrail.types import KnowledgeGraph
-
-            for i in rest[:MAX_EVIDENCE_LOOKUPS]:  # latency bound for long answers
-                t = unsupported[i]
-                sub = KnowledgeGraph(nodes=(t.subject, t.object), triples=(t,))
-                sel = select_relations(sub, item.context_graph, item.encoder)
-                if sel.triples:
-                    out[i] = sel.triples[0]
+        rest = [i for i in range(len(unsupported)) if i not in out][:MAX_EVIDENCE_LOOKUPS]  # latency bound
+        found = match_triples([unsupported[i] for i in rest], item.context_graph, item.encoder)
+        out.update((i, t) for i, t in zip(rest, found) if t is not None)
         return out
 
     @staticmethod
     def _sentence(
-        item: AlignmentInput, f: FlaggedNode, by_node: dict[str, tuple[ContradictionPair, str]]
+        item: AlignmentInput, f: FlaggedNode, by_node: dict[str, tuple[ContradictionPair, str]],
+        spans: list[tuple[int, int]],
     ) -> str:
         if f.node_id in by_node:
             pair, ev = by_node[f.node_id]
             return f"the answer says {_clause(item, pair.claim)}; the context says {ev}"
-        claim = _claim_sentence(item.answer, f)
+        claim = _claim_sentence(item.answer, f, spans)
         if f.evidence:
             return (f"the answer's claim '{claim}' is not supported by the context at '{f.text}'; "
                     f"the closest context evidence is '{f.evidence}'")
         return f"the answer's claim '{claim}' mentions '{f.text}', which the context does not mention"
 
 
-def _claim_sentence(answer: str, f: FlaggedNode) -> str:
-    """The answer sentence holding the flagged node (the unsupported claim), else the node."""
+def _claim_sentence(answer: str, f: FlaggedNode, spans: list[tuple[int, int]]) -> str:
+    """The answer sentence holding the flagged node (the unsupported claim), else the node;
+    ``spans`` are the answer's sentences (:func:`~guardrail.text.sentences.split_sentences`)."""
     if f.span is None:
         return f.text
-    from guardrail.text.sentences import split_sentences
-
-    for s, e in split_sentences(answer):
+    for s, e in spans:
         if s <= f.span.start < e:
             return answer[s:e]
     return f.text
 
 
-def _sentences_of(answer: str, triples: Sequence[Triple]) -> int:
+def _sentences_of(answer: str, triples: Sequence[Triple], spans: list[tuple[int, int]] | None = None) -> int:
     """How many answer sentences hold at least one of ``triples`` (one sentence may hold
-    several contradicted triples: "founded in 1999 by Bill Gates" is one sentence)."""
-    from guardrail.text.sentences import split_sentences
-
-    spans = split_sentences(answer)
+    several contradicted triples: "founded in 1999 by Bill Gates" is one sentence); ``spans``:
+    the answer's sentences when already split."""
+    spans = split_sentences(answer) if spans is None else spans
     hit: set[int] = set()
     for t in triples:
         span = t.span or t.subject.span

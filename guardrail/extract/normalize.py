@@ -14,14 +14,15 @@ from __future__ import annotations
 import re
 
 from guardrail.errors import InvalidInputError
-from guardrail.text.lexicon import LEADING_WORDS, STOP_WORDS
+from guardrail.text.lexical import content_tokens
+from guardrail.text.lexicon import LEADING_WORDS
 
+# content_tokens lives in guardrail.text.lexical (text helpers sit below extraction); re-exported here
 __all__ = ["normalize_label", "content_tokens"]
 
 
 
 _SPACE = re.compile(r"\s+")
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # Punctuation stripped from both ends of a label; "$", "%", "&", "+", "#" are kept
 # because they carry meaning ("$5", "50%").
 _EDGE_PUNCT = " \t\n\r.,;:!?\"'`()[]{}<>*-–—_/\\|~“”‘’«»…"
@@ -70,33 +71,3 @@ def normalize_label(text: str) -> str:
         words = words[1:]
     out = " ".join(words).strip(_EDGE_PUNCT)
     return out or base
-
-
-def content_tokens(text: str) -> list[str]:
-    """Return the lower-cased content words of ``text`` in order.
-
-    A content word is a run of letters/digits (an inner apostrophe allowed) that
-    is not in :data:`STOP_WORDS`. This is the model-free counterpart of the
-    extractor's fallback (alphabetic, non-stop spaCy tokens) and is meant for
-    cheap lexical overlap checks.
-
-    Parameters
-    ----------
-    text : str
-        Any text.
-
-    Returns
-    -------
-    list of str
-        Content words, duplicates kept, e.g. ``["steve", "jobs", "founded",
-        "apple", "1976"]`` for ``"Steve Jobs founded Apple in 1976."``.
-
-    Raises
-    ------
-    TypeError
-        If ``text`` is not a str.
-    """
-    if not isinstance(text, str):
-        raise InvalidInputError(f"content_tokens expects str, got {type(text).__name__}")
-    words = _TOKEN.findall(text.lower().replace("’", "'"))
-    return [w for w in words if w not in STOP_WORDS]

@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from guardrail.extract.normalize import content_tokens
+from guardrail.errors import InvalidInputError
 from guardrail.text.lexicon import POLAR_WORDS, STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
 __all__ = [
+    "content_tokens",
     "NUMERIC_KINDS",
     "numbers_in",
     "stem",
@@ -46,7 +47,38 @@ _WORDNUM = {
 }
 _WORDNUM.update({w: str(10 * i) for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)})
 _WORD = re.compile(r"[a-z]+")
+_CONTENT_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _SUFFIXES = ("ings", "ing", "ied", "ies", "ed", "es", "s", "ly")
+
+
+def content_tokens(text: str) -> list[str]:
+    """Return the lower-cased content words of ``text`` in order.
+
+    A content word is a run of letters/digits (an inner apostrophe allowed) that
+    is not in :data:`STOP_WORDS`. This is the model-free counterpart of the
+    extractor's fallback (alphabetic, non-stop spaCy tokens) and is meant for
+    cheap lexical overlap checks.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    list of str
+        Content words, duplicates kept, e.g. ``["steve", "jobs", "founded",
+        "apple", "1976"]`` for ``"Steve Jobs founded Apple in 1976."``.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``text`` is not a str.
+    """
+    if not isinstance(text, str):
+        raise InvalidInputError(f"content_tokens expects str, got {type(text).__name__}")
+    words = _CONTENT_TOKEN.findall(text.lower().replace("’", "'"))
+    return [w for w in words if w not in STOP_WORDS]
 
 
 def _norm_number(tok: str) -> str:

@@ -94,3 +94,21 @@ def test_real_minilm_merges_synonyms_at_kea_threshold():
     out = cluster_labels(["film", "movie", "Paris", "banana"], shared_encoder(), 0.35)
     assert out["film"] == out["movie"]
     assert len({out["film"], out["Paris"], out["banana"]}) == 3
+
+
+def test_an_input_selects_its_relations_once(monkeypatch) -> None:
+    """The one home of the selection: ``wl_kernel`` and the explain step read the same graph."""
+    import guardrail.detectors.base as base
+    from guardrail.detectors.base import AlignmentInput
+    from guardrail.detectors.wl_kernel import WLKernelDetector
+
+    calls: list[int] = []
+    real = base.select_relations
+    monkeypatch.setattr(base, "select_relations", lambda *a, **k: calls.append(1) or real(*a, **k))
+    claim, ctx = apple_claim("1999"), apple_context()
+    item = AlignmentInput(claim.texts[0], ctx.texts, None, claim, ctx, FakeEncoder())
+    WLKernelDetector().detect(item)
+    assert item.selected_context() == select_relations(claim, ctx, FakeEncoder())
+    assert item.selected_context() is item.selected_context()
+    assert calls == [1]
+    assert item == AlignmentInput(claim.texts[0], ctx.texts, None, claim, ctx, item.encoder)  # a memo, not a field

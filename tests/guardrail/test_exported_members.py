@@ -37,6 +37,8 @@ EXPECTED_ALL = [
     "LLMError",
     "RefinementError",
     "ModelFileError",
+    "MissingDependencyError",
+    "ReadOnlyError",
     "HallucinationError",
     "BatchError",
     "__version__",

@@ -108,12 +108,24 @@ def test_evidence_lookups_are_bounded_for_long_answers(monkeypatch):
     import guardrail.explain.kea as ke
     from guardrail.types import Triple
 
-    calls = []
-    real = ke.select_relations
-    monkeypatch.setattr(ke, "select_relations", lambda *a, **k: calls.append(1) or real(*a, **k))
+    calls: list[int] = []
+    real = ke.match_triples
+    monkeypatch.setattr(ke, "match_triples", lambda q, *a, **k: calls.append(len(q)) or real(q, *a, **k))
     a = node("-1:0", "Apple", "ORG")
     unsupported = [Triple(subject=a, relation=f"relation {i}", object=node(f"-1:{i + 10}", f"Thing {i}"))
                    for i in range(ke.MAX_EVIDENCE_LOOKUPS + 5)]
     out = KEAExplainer._evidence(_item(apple_claim("1999")), unsupported, [])
-    assert len(calls) == ke.MAX_EVIDENCE_LOOKUPS  # one lookup each for the first ones only
+    assert calls == [ke.MAX_EVIDENCE_LOOKUPS]  # one batched lookup, of the first ones only
     assert set(out) <= set(range(ke.MAX_EVIDENCE_LOOKUPS)) and out
+
+
+def test_match_triples_matches_each_triple_as_a_one_triple_selection() -> None:
+    from guardrail.align.relations import match_triples, select_relations
+
+    ctx = apple_context()
+    claim = apple_claim("1999").triples + apple_claim("1976").triples
+    for t, m in zip(claim, match_triples(claim, ctx, FakeEncoder(), max_candidates=2)):
+        sel = select_relations(KnowledgeGraph(nodes=(t.subject, t.object), triples=(t,)), ctx, FakeEncoder(),
+                               max_candidates=2)
+        assert m == sel.triples[0]
+    assert match_triples(claim, KnowledgeGraph(), FakeEncoder()) == [None] * len(claim)
