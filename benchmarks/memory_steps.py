@@ -8,8 +8,8 @@ order a service goes through them: the imports, spaCy's model, the two ONNX sess
 language models (loaded by a check only for a text that looks foreign; forced here last to
 show their size). It also lists the heavy modules imported by then (which ones a check pulls in).
 
-Usage: ``python benchmarks/memory_steps.py [--n 20] [--out FILE]`` (``--out`` appends nothing;
-it writes a Markdown table, default: print only).
+Usage: ``python benchmarks/memory_steps.py [--n 20] [--out FILE]`` (prints the Markdown table;
+``--out`` also writes it to FILE).
 """
 
 from __future__ import annotations
