@@ -8,11 +8,16 @@ to install it, in the same words.
 from __future__ import annotations
 
 import builtins
+import contextlib
+import importlib.abc
+import sys
+from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
-from guardrail.errors import MissingDependencyError
+from guardrail.errors import InvalidInputError, MissingDependencyError
 
-__all__ = ["require", "pip_hint"]
+__all__ = ["require", "pip_hint", "without_modules"]
 
 _PIP = {
     "core": "pip install kg-guardrail",
@@ -70,3 +75,57 @@ def require(module: str, *, extra: str = "core", purpose: str = "kg-guardrail") 
         raise MissingDependencyError(
             f"{purpose} needs the optional dependency {module!r}; install it with: {pip_hint(extra)}"
         ) from exc
+
+
+class _Blocker(importlib.abc.MetaPathFinder):
+    """Makes ``import name`` (and its submodules) fail for the blocked top-level names."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name.partition(".")[0] in self.names:
+            raise MissingDependencyError(f"{name} is not imported by kg-guardrail inference")
+        return None
+
+
+@contextlib.contextmanager
+def without_modules(*names: str) -> Iterator[None]:
+    """Import inside the block with ``import name`` failing for each of ``names`` not yet imported.
+
+    For dependencies that import a heavy package they can do without: spaCy's ``thinc``
+    imports torch when it is installed (1-2 s and 100+ MB the guard never uses), and
+    scikit-learn imports pandas when it is installed (about 60 MB; it falls back to ``None``
+    and imports pandas again where a DataFrame is actually used). A name already in
+    ``sys.modules`` is not blocked (nothing to save), and outside the block imports work
+    as before.
+
+    Parameters
+    ----------
+    *names : str
+        Top-level module names (``"torch"``, ``"pandas"``); a dotted name is an error.
+
+    Raises
+    ------
+    InvalidInputError
+        A name is empty or dotted.
+
+    Examples
+    --------
+    >>> with without_modules("a_module_that_is_not_installed"):
+    ...     pass
+    """
+    bad = [n for n in names if not isinstance(n, str) or not n or "." in n]
+    if bad:
+        raise InvalidInputError(f"without_modules takes top-level module names, got {bad!r}")
+    blocked = frozenset(n for n in names if n not in sys.modules)
+    if not blocked:
+        yield
+        return
+    blocker = _Blocker(blocked)
+    sys.meta_path.insert(0, blocker)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(blocker)
