@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from guardrail._optional import without_modules
 from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels
 from guardrail.detectors._params import Interval, validated
@@ -104,8 +105,9 @@ def wl_similarity(
     """
     if claim.is_empty or context.is_empty:
         return 0.0
-    from grakel import Graph
-    from grakel.kernels import VertexHistogram, WeisfeilerLehman
+    with without_modules("pandas"):  # GraKeL -> scikit-learn imports pandas (about 60 MB) and never uses it here
+        from grakel import Graph
+        from grakel.kernels import VertexHistogram, WeisfeilerLehman
 
     graphs = [Graph(*to_grakel_input(g, clusters)) for g in (claim, context)]
     try:

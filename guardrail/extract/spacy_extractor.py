@@ -102,7 +102,9 @@ class SpacyExtractor(Extractor):
         sentence-aligned chunks of at most this many characters, spans shifted back
         to offsets in the full text. ``>= 100``; default 100 000.
     batch_size : int
-        ``nlp.pipe`` batch size for :meth:`extract_many`, ``>= 1``; default 32.
+        ``nlp.pipe`` batch size for :meth:`extract_many`, ``>= 1``; default 4 (32 long passages
+        parsed at once raised the peak RSS of a ``check_many`` by about 100 MB,
+        ``benchmarks/results/memory.md``).
 
     Raises
     ------
@@ -124,7 +126,7 @@ class SpacyExtractor(Extractor):
         *,
         resolve_pronouns: bool = True,
         max_chunk_chars: int = 100_000,
-        batch_size: int = 32,
+        batch_size: int = 4,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise InvalidInputError(f"model must be a non-empty str, got {model!r}")

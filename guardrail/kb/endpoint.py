@@ -32,13 +32,19 @@ _KINDS = {"uri": "iri", "literal": "literal", "typed-literal": "literal", "bnode
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
-class _Transient(Exception):
-    """A failure worth retrying (timeout, refused connection, 429/5xx)."""
+class _Transient(KnowledgeBaseError):
+    """A failure worth retrying (timeout, refused connection, 429/5xx); mapped to a plain
+    :class:`KnowledgeBaseError` naming the endpoint once the retries are spent."""
+
+
+class _Malformed(KnowledgeBaseError):
+    """A response that is not a SPARQL JSON results document; mapped to a
+    :class:`KnowledgeBaseError` naming the endpoint."""
 
 
 def _term(var: str, raw: Any) -> Term:
     if not isinstance(raw, dict) or not isinstance(raw.get("value"), str) or raw.get("type") not in _KINDS:
-        raise ValueError(f"malformed binding for ?{var}: {str(raw)[:120]}")
+        raise _Malformed(f"malformed binding for ?{var}: {str(raw)[:120]}")
     lang = raw.get("xml:lang") or None
     dt = raw.get("datatype") or None
     if dt == _XSD_STRING or lang:
@@ -51,18 +57,20 @@ def parse_results(body: bytes, limit: int) -> list[Row]:
 
     Raises
     ------
+    KnowledgeBaseError
+        The body lacks ``results.bindings`` (a list of objects) or holds a malformed binding.
     ValueError
-        The body is not JSON or lacks ``results.bindings`` (a list of objects).
+        The body is not JSON (``json.JSONDecodeError``, raised by :func:`json.loads`).
     """
     doc = json.loads(body.decode("utf-8"))
     results = doc.get("results") if isinstance(doc, dict) else None
     bindings = results.get("bindings") if isinstance(results, dict) else None
     if not isinstance(bindings, list):
-        raise ValueError("no results.bindings list in the response")
+        raise _Malformed("no results.bindings list in the response")
     rows: list[Row] = []
     for b in bindings[:limit]:
         if not isinstance(b, dict):
-            raise ValueError(f"malformed solution: {str(b)[:120]}")
+            raise _Malformed(f"malformed solution: {str(b)[:120]}")
         rows.append({str(k): _term(str(k), v) for k, v in b.items()})
     return rows
 
@@ -76,7 +84,7 @@ def _read_until(resp: Any, deadline: float, limit: int) -> bytes:
     while size < limit:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise TimeoutError("the response did not arrive within the timeout")
+            raise _Transient("TimeoutError: the response did not arrive within the timeout")
         if sock is not None:
             sock.settimeout(left)
         chunk = resp.read1(min(65536, limit - size))
@@ -173,7 +181,7 @@ class SparqlEndpointKB(KnowledgeBase):
         except _Transient as exc:
             raise KnowledgeBaseError(
                 f"{self.name}: failed after {self.retries + 1} attempt(s): {exc}") from exc.__cause__
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (_Malformed, ValueError, UnicodeDecodeError) as exc:
             raise KnowledgeBaseError(f"{self.name}: malformed SPARQL JSON results: {exc}") from exc
         except RecursionError as exc:
             raise KnowledgeBaseError(f"{self.name}: malformed SPARQL JSON results: nested too deeply") from exc
