@@ -156,7 +156,7 @@ class LLMClient:
                   **extra: Any) -> str:
         stop: Any = stop_after_attempt(self.retries)
         if deadline is not None:
-            from guardrail.policy.retry import stop_before_deadline
+            from guardrail.llm.deadline import stop_before_deadline
 
             stop = stop | stop_before_deadline(deadline)
         retrying = Retrying(stop=stop, retry=retry_if_exception(is_transient),

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+from tenacity import RetryCallState
+from tenacity.stop import stop_base
 
-__all__ = ["DeadlineTransport"]
+__all__ = ["DeadlineTransport", "stop_before_deadline"]
 
 
 class _DeadlineStream(httpx.SyncByteStream):
@@ -63,3 +65,20 @@ class DeadlineTransport(httpx.BaseTransport):
     def close(self) -> None:
         """Close the inner transport."""
         self._inner.close()
+
+
+class stop_before_deadline(stop_base):  # noqa: N801 - named like tenacity's stop conditions
+    """A tenacity stop condition: no retry whose backoff would end past ``deadline``.
+
+    Parameters
+    ----------
+    deadline : float
+        A ``time.monotonic()`` value.
+    """
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        """True once ``now`` plus the next backoff reaches the deadline."""
+        return time.monotonic() + retry_state.upcoming_sleep >= self.deadline

@@ -15,7 +15,6 @@ from typing import Any
 
 from tenacity import (
     AsyncRetrying,
-    RetryCallState,
     RetryError,
     Retrying,
     retry_if_exception,
@@ -26,25 +25,9 @@ from tenacity.stop import stop_base
 
 from guardrail.errors import GuardrailError, RefinementError
 from guardrail.llm.client import is_transient
+from guardrail.llm.deadline import stop_before_deadline
 
 __all__ = ["stop_before_deadline", "retry_worthy", "failed", "call_reprompt", "acall_reprompt"]
-
-
-class stop_before_deadline(stop_base):  # noqa: N801 - named like tenacity's stop conditions
-    """A tenacity stop condition: no retry whose backoff would end past ``deadline``.
-
-    Parameters
-    ----------
-    deadline : float
-        A ``time.monotonic()`` value.
-    """
-
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
-
-    def __call__(self, retry_state: RetryCallState) -> bool:
-        """True once ``now`` plus the next backoff reaches the deadline."""
-        return time.monotonic() + retry_state.upcoming_sleep >= self.deadline
 
 
 def retry_worthy(exc: BaseException) -> bool:

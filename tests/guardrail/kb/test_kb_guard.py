@@ -81,7 +81,10 @@ def test_passages_merged(kb_guard: Guard, oxi: OxigraphKB) -> None:
     g = ctx.graph
     assert g.texts[0].startswith("The company") and len(g.texts) == 1 + len(ctx.facts)
     assert ctx.fact_for_source(0) is None and ctx.fact_for_source(1) == ctx.facts[0]
-    assert kb_guard.check(answer, g, log=False).passed
+    assert kb_guard.check(answer, g, log=False).detector_scores["kb_facts"] == 0.0  # no KB fact contradicts it
+    # what a user gets (README): the shipped default with the KB veto, the passage given as context
+    user = Guard(kb=oxi, extractor=kb_guard.extractor, encoder=kb_guard.encoder)
+    assert user.check(answer, ["The company opened a second plant, in Monterrey, Mexico, in 2006."], log=False).passed
 
 
 @pytest.mark.parametrize("evil", ['" } ; DROP ALL ; #', "Robert\"); DROP ALL; --\n\\", "x\"} UNION {?s ?p ?o}"])
