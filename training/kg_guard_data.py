@@ -208,7 +208,7 @@ def featurize(examples: list[dict[str, Any]], guard: Any, *, verifier: Any = Non
 
     from guardrail.align.claims import last_turn
     from guardrail.detectors.kg_guard import verifier_node_features
-    from guardrail.models.kg_guard_graph import answer_nodes, build_augmented_graph
+    from guardrail.detectors.kg_guard_graph import answer_nodes, build_augmented_graph
 
     cfg = cfg or {"align_k": 3, "max_context_nodes": 64, "max_answer_nodes": 32}
     # batch the expensive parts: one spaCy pass over answers and new passages, one encoder call

@@ -202,7 +202,7 @@ def main() -> None:
         return
     import torch
 
-    from guardrail.models.kg_guard_graph import SUPPORT_FEATURES, VERIFIER_FEATURES
+    from guardrail.detectors.kg_guard_graph import SUPPORT_FEATURES, VERIFIER_FEATURES
     from guardrail.models.kg_guard_network import save_model
 
     torch.set_num_threads(args.threads)

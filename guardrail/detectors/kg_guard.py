@@ -2,7 +2,7 @@
 
 Seed paper 001 (Sawczyn, Bielak, Kajdanowicz, "KG-Guard: Graph-Based Hallucination
 Detection for Knowledge Base Question Answering"): each answer is turned into an
-augmented graph (:mod:`guardrail.models.kg_guard_graph`: context neighbourhood, marked answer
+augmented graph (:mod:`guardrail.detectors.kg_guard_graph`: context neighbourhood, marked answer
 nodes and topic entities, a virtual question node, alignment edges), a 2-layer graph
 transformer encodes it, and an MLP on ``[answer node || question]`` classifies every
 answer node. The weights ship in ``guardrail/models/kg_guard`` (model card there) and are
@@ -27,7 +27,7 @@ import numpy as np
 from guardrail.detectors._params import validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.errors import DetectorError
-from guardrail.models.kg_guard_graph import AugmentedGraph, answer_nodes, build_augmented_graph
+from guardrail.detectors.kg_guard_graph import AugmentedGraph, answer_nodes, build_augmented_graph
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport, Span
 
 __all__ = ["KGGuardDetector", "verifier_node_features"]
@@ -43,7 +43,7 @@ def verifier_node_features(item: AlignmentInput, verifier_detector: Any, max_ans
     verifier_detector : VerifierDetector
         Runs the claim verifier (its pair cache makes a second call on the same item cheap).
     max_answer_nodes : int
-        As in :func:`~guardrail.models.kg_guard_graph.build_augmented_graph`.
+        As in :func:`~guardrail.detectors.kg_guard_graph.build_augmented_graph`.
 
     Returns
     -------

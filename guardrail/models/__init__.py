@@ -10,9 +10,9 @@
 * :mod:`guardrail.models.weights`: the one SHA-256 check of every loaded model file.
 * :mod:`guardrail.models.torch_reference`: the torch models the ONNX files come from (export
   checks and agreement benchmarks only; ``train`` extra).
-* :mod:`guardrail.models.kg_guard_graph`: the augmented answer/context graph of KG-Guard (numpy).
 * :mod:`guardrail.models.kg_guard_network`: the KG-Guard graph transformer (torch, ``kg-guard``
-  extra); weights in ``models/kg_guard/``.
+  extra) and its input, the augmented answer/context graph as numpy arrays (built by
+  :mod:`guardrail.detectors.kg_guard_graph`); weights in ``models/kg_guard/``.
 
 The detectors that use them live in :mod:`guardrail.detectors`.
 """

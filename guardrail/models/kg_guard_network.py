@@ -9,8 +9,12 @@ Architecture (seed paper 001, Section 3.2, Figure 2)::
 
 A sum of projections equals a linear layer on the concatenation
 ``[phi(t_v) || M_T[tau_v] || M_A[alpha_v] || s_v]`` of the paper. ``s_v`` are the
-per-node support features of :mod:`guardrail.models.kg_guard_graph` (zeros for non-answer
+per-node support features of :mod:`guardrail.detectors.kg_guard_graph` (zeros for non-answer
 nodes), also given to the MLP directly.
+
+The network's input, one answer's graph as numpy arrays, is :class:`AugmentedGraph`
+(edge types :data:`EDGE_TYPES`); :func:`~guardrail.detectors.kg_guard_graph.build_augmented_graph`
+builds it from the align and extract steps' output.
 
 torch-geometric is imported lazily (``pip install 'kg-guardrail[kg-guard]'``).
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +31,71 @@ import numpy as np
 
 from guardrail._optional import pip_hint, require
 from guardrail.errors import DetectorError
-from guardrail.models.kg_guard_graph import EDGE_TYPES, AugmentedGraph
 from guardrail.models.weights import checked_files, sha256_file, write_sums
 
-__all__ = ["MODEL_DIR", "INSTALL_HINT", "require_pyg", "build_network", "collate", "load_model", "save_model",
-           "sha256_file"]
+__all__ = ["AugmentedGraph", "EDGE_TYPES", "MODEL_DIR", "INSTALL_HINT", "require_pyg", "build_network", "collate",
+           "load_model", "save_model", "sha256_file"]
+
+#: Edge types (index = position).
+EDGE_TYPES: tuple[str, ...] = (
+    "context", "context_rev", "claim", "claim_rev", "align_to_answer", "align_to_context",
+    "question_to_topic", "topic_to_question",
+)
+
+
+@dataclass(frozen=True)
+class AugmentedGraph:
+    """One answer's augmented graph, as arrays.
+
+    Attributes
+    ----------
+    node_emb : ndarray, shape (N, 384), float32
+        Label embeddings; the last row is the virtual question node (question embedding,
+        zeros without a question).
+    support : ndarray, shape (N, S), float32
+        Support features (zeros for context and question nodes).
+    answer_mark, topic_mark, is_question : ndarray, shape (N,), int64
+        0/1 marks.
+    edge_index : ndarray, shape (2, E), int64
+        Source and target node of each edge.
+    edge_type : ndarray, shape (E,), int64
+        Index into :data:`EDGE_TYPES`.
+    edge_rel : ndarray, shape (E,), int64
+        Row of ``rel_emb`` with the relation embedding (0 = no relation).
+    edge_cos : ndarray, shape (E,), float32
+        Alignment cosine (0 for other edges).
+    rel_emb : ndarray, shape (R + 1, 384), float32
+        Row 0 zeros, then one embedding per distinct relation label.
+    question_emb : ndarray, shape (384,), float32
+        The question embedding (zeros without a question).
+    answer_index : ndarray, shape (A,), int64
+        Rows of the answer nodes, in the order of ``answer_ids``.
+    answer_ids : tuple of str
+        Claim-graph node ids of the answer nodes.
+    context_ids : tuple of str
+        Context-graph node ids of the first ``len(context_ids)`` rows.
+    """
+
+    node_emb: np.ndarray
+    support: np.ndarray
+    answer_mark: np.ndarray
+    topic_mark: np.ndarray
+    is_question: np.ndarray
+    edge_index: np.ndarray
+    edge_type: np.ndarray
+    edge_rel: np.ndarray
+    edge_cos: np.ndarray
+    rel_emb: np.ndarray
+    question_emb: np.ndarray
+    answer_index: np.ndarray
+    answer_ids: tuple[str, ...]
+    context_ids: tuple[str, ...] = ()
+
+    @property
+    def num_nodes(self) -> int:
+        """N, including the virtual question node."""
+        return int(self.node_emb.shape[0])
+
 
 #: Directory of the shipped KG-Guard weights.
 MODEL_DIR = Path(__file__).resolve().parent / "kg_guard"
