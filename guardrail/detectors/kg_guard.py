@@ -26,8 +26,8 @@ import numpy as np
 
 from guardrail.detectors._params import validated
 from guardrail.detectors.base import AlignmentInput, Detector
-from guardrail.errors import DetectorError
 from guardrail.detectors.kg_guard_graph import AugmentedGraph, answer_nodes, build_augmented_graph
+from guardrail.errors import DetectorError
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport, Span
 
 __all__ = ["KGGuardDetector", "verifier_node_features"]

@@ -16,7 +16,7 @@ import json
 import re
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
@@ -24,13 +24,29 @@ from guardrail._optional import require
 from guardrail.errors import InvalidInputError
 from guardrail.llm.errors import LLMError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from guardrail.policy.refine import RefinementRequest
-
-__all__ = ["Message", "LLMClient", "parse_json_reply", "is_transient"]
+__all__ = ["Message", "RepromptRequest", "LLMClient", "parse_json_reply", "is_transient"]
 
 #: A chat message as ``(role, content)``.
 Message = tuple[str, str]
+
+
+class RepromptRequest(Protocol):
+    """What :meth:`LLMClient.reprompt` reads from a refinement request.
+
+    :class:`~guardrail.policy.refine.RefinementRequest` is one: the refinement step builds
+    the prompt and sizes the reply; the client only sends them.
+    """
+
+    @property
+    def deadline(self) -> float | None:
+        """``time.monotonic()`` value by which the refinement's time budget is spent, or ``None``."""
+
+    @property
+    def reply_tokens(self) -> int:
+        """The reply length the request asks for, in tokens."""
+
+    def messages(self) -> list[Message]:
+        """The chat messages of the re-prompt, as ``(role, content)`` pairs."""
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 #: Lone surrogates cannot be sent as UTF-8: they go as U+FFFD (as the guard reads them).
@@ -204,21 +220,19 @@ class LLMClient:
         """Async :meth:`chat` (runs it in a worker thread)."""
         return await asyncio.to_thread(self.chat, messages, max_tokens=max_tokens)
 
-    def reprompt(self, request: RefinementRequest) -> str:
+    def reprompt(self, request: RepromptRequest) -> str:
         """A refinement re-prompt: ``fn(RefinementRequest) -> str`` for :func:`~guardrail.policy.refine.enforce`.
 
-        The reply is stripped; its length is capped at twice the previous answer's
-        words (at least 64 tokens, at most :attr:`max_tokens`), since a correction is
-        an edit of that answer. The request's ``deadline`` (the refinement loop's time
-        budget) caps the timeout and the retries.
+        Sends the request's :meth:`~RepromptRequest.messages` (the refinement step builds
+        them) and strips the reply; its length is capped at the request's
+        :attr:`~RepromptRequest.reply_tokens` (for a refinement request, twice the previous
+        answer's words, at least 64 tokens) and at most :attr:`max_tokens`. The request's
+        ``deadline`` (the refinement loop's time budget) caps the timeout and the retries.
         """
-        from guardrail.policy.prompts import refinement_messages
+        cap = min(self.max_tokens, request.reply_tokens)
+        return self.chat(request.messages(), max_tokens=cap, deadline=request.deadline).strip()
 
-        cap = min(self.max_tokens, max(64, 2 * len(request.answer.split()) + 16))
-        deadline = getattr(request, "deadline", None)
-        return self.chat(refinement_messages(request), max_tokens=cap, deadline=deadline).strip()
-
-    async def areprompt(self, request: RefinementRequest) -> str:
+    async def areprompt(self, request: RepromptRequest) -> str:
         """Async :meth:`reprompt`."""
         return await asyncio.to_thread(self.reprompt, request)
 

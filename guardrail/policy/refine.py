@@ -97,6 +97,15 @@ class RefinementRequest:
     round: int
     deadline: float | None = None
 
+    @property
+    def reply_tokens(self) -> int:
+        """The reply length to ask for: twice the answer's words plus 16, at least 64 tokens (an edit of it)."""
+        return max(64, 2 * len(self.answer.split()) + 16)
+
+    def messages(self) -> list[tuple[str, str]]:
+        """This round's chat messages (:func:`~guardrail.policy.prompts.refinement_messages`)."""
+        return refinement_messages(self)
+
 
 Reprompt = Callable[[RefinementRequest], str]
 AsyncReprompt = Callable[[RefinementRequest], Awaitable[str]]

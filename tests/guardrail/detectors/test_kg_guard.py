@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from guardrail.detectors import AlignmentInput, build_detector
+from guardrail.detectors.kg_guard_graph import EDGE_TYPES, SUPPORT_FEATURES, build_augmented_graph
 from guardrail.errors import DetectorError
 from guardrail.extract.given import graph_from_triples
-from guardrail.detectors.kg_guard_graph import EDGE_TYPES, SUPPORT_FEATURES, build_augmented_graph
 from guardrail.models.kg_guard_network import MODEL_DIR, load_model
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
 from training.kg_guard_paths import parse_kg_paths
