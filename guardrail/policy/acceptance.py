@@ -161,7 +161,7 @@ def introduced_values(before: str, after: str, contexts: Sequence[str]) -> list[
     Returns
     -------
     list of str
-        The new values, in ``after``'s order, each once.
+        The new values, each once: the numbers, then the names, each in ``after``'s order.
 
     Examples
     --------

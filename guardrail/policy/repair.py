@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from guardrail.align.values import number_values
 from guardrail.policy.feedback import FeedbackItem, word_key
 from guardrail.policy.numbers import Numeral, is_number, number_value, numerals, written_like
-from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.policy.pruning import prune_added
+from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
 __all__ = ["evidence_repair"]
