@@ -12,11 +12,20 @@ already had (its wrong words excepted); a number counts as stated when the evide
 states its value in digits or in words ("14" for "fourteen"). Deleting words is always allowed (an
 unsupported detail dropped); changes outside the flagged claims are left to the guard's
 re-check and to :func:`~guardrail.policy.progress.lost_phrases`.
+
+:func:`introduced_values` is the net over the whole answer: a revision that writes a value
+(a number, in digits or words, or a capitalised name) that neither the original answer nor
+the context states is never accepted, wherever it stands. A small model asked to fix one
+clause sometimes rewrites another one or appends a sentence of its own ("about 40 % of
+patients", "in 2019"); the guard may pass such a sentence, and the benchmark counted such
+answers as broken, so the loop does not rely on the guard for it (:func:`judge_round`
+joins both checks).
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,9 +34,11 @@ from guardrail.policy.feedback import FeedbackItem, content_words, word_key
 from guardrail.policy.numbers import number_value, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
-__all__ = ["Acceptance", "check_corrections"]
+__all__ = ["Acceptance", "check_corrections", "introduced_values", "judge_round"]
 
 _TOKEN = re.compile(r"\w+(?:[.,]\d+)*")
+_CAPITAL = re.compile(r"(?<![\w'-])[A-Z]\w*")
+_OPENERS = ".!?:;\"\u201c(\u2014"
 
 
 @dataclass(frozen=True)
@@ -118,3 +129,79 @@ def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) ->
 
 def _wrong_words(item: FeedbackItem) -> set[str]:
     return set().union(*(content_words(w) for w in item.wrong)) if item.wrong else set()
+
+
+def _names(text: str) -> list[str]:
+    """Capitalised words of ``text`` that do not open a sentence (a sentence's first word is
+    capitalised whatever it is)."""
+    out = []
+    for m in _CAPITAL.finditer(text):
+        prefix = text[:m.start()].rstrip()
+        if prefix and prefix[-1] not in _OPENERS:
+            out.append(m.group(0))
+    return out
+
+
+def introduced_values(before: str, after: str, contexts: Sequence[str]) -> list[str]:
+    """The values ``after`` writes that neither ``before`` nor ``contexts`` state.
+
+    A value is a number (digits or words, compared by value: "14" is stated by "fourteen";
+    "one" in words is not counted) or a capitalised word not opening a sentence (compared case-blind with the words of
+    ``before`` and ``contexts``, so "Norwegian" is stated by a context that writes it).
+
+    Parameters
+    ----------
+    before : str
+        The original answer (its values, right or wrong, are not new).
+    after : str
+        The revision.
+    contexts : sequence of str
+        The passages.
+
+    Returns
+    -------
+    list of str
+        The new values, each once: the numbers, then the names, each in ``after``'s order.
+
+    Examples
+    --------
+    >>> introduced_values("It opened in 1921.", "It opened in 1911 in Paris.", ["Opened in 1911 in Lyon."])
+    ['Paris']
+    """
+    known = " ".join([before, *contexts])
+    values = {n.value for n in numerals(known)}
+    words = {word_key(w) for w in _TOKEN.findall(known)}
+    out = [after[n.start:n.end] for n in numerals(after)
+           if n.value not in values and not (n.words and n.value < 2)]  # "one of them", "no one": no value
+    out += [w for w in _names(after) if word_key(w) not in words and not any(c.isdigit() for c in w)]
+    return list(dict.fromkeys(out))
+
+
+def judge_round(items: Sequence[FeedbackItem], before: str, after: str, original: str,
+                contexts: Sequence[str]) -> Acceptance:
+    """:func:`check_corrections` of ``before`` -> ``after``, joined by :func:`introduced_values`
+    of ``original`` -> ``after``: a round is accepted only when both find nothing.
+
+    Parameters
+    ----------
+    items : sequence of FeedbackItem
+        The feedback items ``before`` was re-prompted with.
+    before, after : str
+        The re-prompted answer and the revision.
+    original : str
+        The loop's first answer.
+    contexts : sequence of str
+        The passages the loop quotes.
+
+    Returns
+    -------
+    Acceptance
+        Its ``problems`` name each rejected correction and each new value.
+    """
+    verdict = check_corrections(items, before, after)
+    new = introduced_values(original, after, contexts)
+    if not new:
+        return verdict
+    line = (f"you wrote {', '.join(json.dumps(v, ensure_ascii=False) for v in new)}, which neither the context nor "
+            "the answer states; write only values the context states")
+    return Acceptance(False, (*verdict.problems, line))

@@ -3,10 +3,23 @@
 A round is compared with the best round so far (the original answer to begin with):
 
 * **worse** (rejected): it lost a supported claim (a word group of an answer sentence
-  that held no flagged node is gone), or it has more flagged nodes;
-* **better** (accepted): not worse, and it passes or has fewer flagged nodes;
+  that held no flagged node is gone), or it has more flagged nodes (unless it is better
+  by score as below);
+* **better** (accepted): not worse, and it passes; or it has fewer flagged nodes and a score
+  no higher than the best's (the guard's own verdict does not get worse: a repair that deleted
+  a falsely flagged sentence and left the answer scored higher is no progress); or it has a
+  lower score and none of its flagged nodes stands in a sentence it changed
+  (:func:`fresh_flags`): what it rewrote is no longer flagged, and what is still flagged is
+  text the best round already had. A correct evidence repair of a flagged value ("£2.3
+  million" -> "£3.2 million") can leave the answer just over the threshold with a weak flag
+  on an untouched sentence that was not flagged before; counting nodes called it worse and
+  the loop went on from (and fell back on) the answer with the wrong value;
 * otherwise **no progress**: the same number of flagged nodes (the same error, or
   another one in its place).
+
+The last round accepted is therefore also the best-scored one of those that changed nothing
+the guard still flags; the loop delivers it (or the fallback applied to it), never merely
+the last round.
 
 A round that would be better is still rejected as **unsupported** when one of its
 corrections is not stated by the evidence sentence its feedback quoted
@@ -29,7 +42,7 @@ from guardrail.text.declines import is_declined
 from guardrail.text.sentences import split_sentences
 from guardrail.types import GuardResult, RefinementRound
 
-__all__ = ["LoopState", "make_round", "Verdict", "compare_rounds", "supported_phrases", "lost_phrases", "is_declined", "same_answer"]
+__all__ = ["LoopState", "make_round", "Verdict", "compare_rounds", "fresh_flags", "supported_phrases", "lost_phrases", "is_declined", "same_answer"]
 
 Verdict = Literal["better", "worse", "no_progress", "unsupported"]
 
@@ -66,13 +79,25 @@ def lost_phrases(before: GuardResult, after: str) -> list[str]:
     return [p for p in supported_phrases(before) if f" {_norm(p)} " not in text]
 
 
+def fresh_flags(best_answer: str, new: GuardResult) -> list[str]:
+    """Flagged node texts of ``new`` that stand in a sentence ``best_answer`` does not have
+    (compared up to case, punctuation and white space): the flags on what the round wrote."""
+    old = {_norm(best_answer[a:b]) for a, b in split_sentences(best_answer)}
+    spans = [(a, b) for a, b in split_sentences(new.answer) if _norm(new.answer[a:b]) not in old]
+    return [n.text for n in new.flagged_nodes
+            if n.span is None or any(a <= n.span.start < b for a, b in spans)]
+
+
 def compare_rounds(best: GuardResult, new: GuardResult) -> tuple[Verdict, list[str]]:
-    """Judge ``new`` against ``best``; returns the verdict and the lost phrases."""
+    """Judge ``new`` against ``best``; returns the verdict and the lost phrases (module docstring)."""
     lost = lost_phrases(best, new.answer)
-    if lost or len(new.flagged_nodes) > len(best.flagged_nodes) or new.abstained and not best.abstained:
+    if lost or new.abstained and not best.abstained:
         return "worse", lost
-    if new.passed or len(new.flagged_nodes) < len(best.flagged_nodes):
+    fewer = len(new.flagged_nodes) < len(best.flagged_nodes) and new.score <= best.score
+    if new.passed or fewer or (new.score < best.score and not fresh_flags(best.answer, new)):
         return "better", lost
+    if len(new.flagged_nodes) > len(best.flagged_nodes):
+        return "worse", lost
     return "no_progress", lost
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from guardrail.errors import ConfigError
 from guardrail.extract.given import ContextInput
-from guardrail.policy.acceptance import check_corrections
+from guardrail.policy.acceptance import judge_round
 from guardrail.policy.feedback import build_feedback, feedback_items, unmark
 from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
@@ -40,6 +40,7 @@ from guardrail.policy.progress import make_round as _round
 from guardrail.policy.prompts import refinement_messages
 from guardrail.policy.retry import acall_reprompt, call_reprompt
 from guardrail.policy.rounds import (
+    DEFAULT_KEEP_MARGIN,
     UNVERIFIED_MARK,
     as_list,
     deadline,
@@ -138,7 +139,9 @@ class Refiner(BaseRefiner):
     sentence its feedback quoted (:func:`~guardrail.policy.acceptance.check_corrections`):
     a replacement the context states elsewhere (another year, another person) is rejected
     as ``unsupported`` even when the guard passes it, and the loop goes on from the best
-    round, told why. The loop stops when an accepted answer passes; when the new answer
+    round, told why; so is a round that writes a value (number, name) anywhere that neither
+    the original answer nor the context states
+    (:func:`~guardrail.policy.acceptance.judge_round`), the repair round included. The loop stops when an accepted answer passes; when the new answer
     repeats an earlier one; when a round is worse or no progress
     (:func:`~guardrail.policy.progress.compare_rounds`: a worse round, one that lost a
     supported claim or has more flagged nodes, is rejected, and the next prompt never
@@ -180,12 +183,17 @@ class Refiner(BaseRefiner):
         appositive or prepositional phrase holding it), checked by the guard like any round
         (default True). It counts as round 1; when the guard does not pass it, the LLM
         rounds follow.
+    keep_margin : float or None
+        A ``filter`` fallback on a best round that is only weakly flagged (score below the
+        guard's threshold plus this margin, or no flagged node to cut) delivers it whole and
+        annotated instead of cutting sentences (:func:`~guardrail.policy.rounds.weakly_flagged`;
+        default 0.1; ``None``: always cut).
     """
 
     def __init__(
         self, guard: Any, *, max_iterations: int = 5, fallback: PolicyLike = "filter",
         retry_attempts: int = 3, retry_wait: float = 0.5, refusal: str = DEFAULT_REFUSAL,
-        time_budget: float | None = 120.0, repair: bool = True,
+        time_budget: float | None = 120.0, repair: bool = True, keep_margin: float | None = DEFAULT_KEEP_MARGIN,
     ) -> None:
         if not isinstance(max_iterations, int) or not 1 <= max_iterations <= MAX_ROUNDS_LIMIT:
             raise ConfigError(f"max_iterations must be an int in 1..{MAX_ROUNDS_LIMIT}, got {max_iterations!r}")
@@ -195,6 +203,8 @@ class Refiner(BaseRefiner):
             raise ConfigError(f"time_budget must be > 0 seconds or None, got {time_budget!r}")
         if not isinstance(repair, bool):
             raise ConfigError(f"repair must be a bool, got {repair!r}")
+        if keep_margin is not None and not 0.0 <= keep_margin <= 1.0:
+            raise ConfigError(f"keep_margin must be in 0..1 or None, got {keep_margin!r}")
         self.fallback = parse_policy(fallback)
         if self.fallback.kind is Policy.REFINE:
             raise ConfigError("fallback cannot be 'refine'")
@@ -205,6 +215,7 @@ class Refiner(BaseRefiner):
         self.refusal = refusal
         self.time_budget = time_budget
         self.repair = repair
+        self.keep_margin = keep_margin
 
     def _rounds(
         self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None,
@@ -220,7 +231,7 @@ class Refiner(BaseRefiner):
         if repaired is not None:  # the evidence says what to write or delete: try it before asking the LLM
             res = yield ("check", repaired)
             self.guard.log_result(res, texts, event="refinement_round", round=1)
-            state.step(1, repaired, res)
+            state.step(1, repaired, res, judge_round((), answer, repaired, answer, texts))
             state.stop = "passed" if state.best.passed else ""  # a failed repair: the LLM rounds follow
         while state.stop == "":
             state.stop = stop_before(state, self.max_iterations, self.time_budget)
@@ -238,10 +249,10 @@ class Refiner(BaseRefiner):
             new = unmark(new, state.best_answer)  # the [[ ]] a model copied from the feedback
             res = yield ("check", new)  # the whole answer, with the same guard
             self.guard.log_result(res, texts, event="refinement_round", round=i)
-            state.step(i, new, res, check_corrections(items, state.best_answer, new))
+            state.step(i, new, res, judge_round(items, state.best_answer, new, answer, texts))
         if state.best.passed:
             return state.finish("refined")
-        return fallback_outcome(state, self.fallback, self.refusal)
+        return fallback_outcome(state, self.fallback, self.refusal, self.keep_margin)
 
     def refine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,

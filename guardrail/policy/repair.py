@@ -12,6 +12,15 @@ them goes as a whole, but never the main clause of a one-sentence answer.
 A repair the guard does not pass is a rejected round, and the LLM rounds follow as before.
 Numbers in words count ("eighteen staff", evidence "fourteen"; :mod:`guardrail.policy.numbers`):
 the replacement keeps the answer's style where that is simple (digits stay digits).
+
+A measure keeps the evidence's unit: when the wrong value has a unit and the evidence states
+the replacement with another unit word ("inside two months", evidence "within eight weeks"),
+the number and its unit are written as the evidence has them ("inside eight weeks"), never
+the evidence's number with the answer's unit ("eight months", a new wrong value the old
+rule wrote). A name is written in only when it fills the same slot tightly: the content word
+right next to it in the evidence is the one right next to the wrong name in the claim ("to
+the Brayford brickworks", evidence "to the Ashwell brickworks"); a looser match ("based in
+Mumbai", evidence "... The Oberoi Group") is left to the LLM.
 """
 
 from __future__ import annotations
@@ -19,9 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from guardrail.policy.feedback import FeedbackItem
-from guardrail.policy.numbers import Numeral, is_number, numerals, written_like
+from guardrail.align.values import number_values
+from guardrail.policy.feedback import FeedbackItem, word_key
+from guardrail.policy.numbers import Numeral, is_number, number_value, numerals, written_like
 from guardrail.policy.pruning import prune_added
+from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
 __all__ = ["evidence_repair"]
@@ -37,6 +48,47 @@ def _pick(old: list[Numeral], wrong: str, new: list[Numeral], value: str) -> lis
         return old
     years = [n for n in old if _year(wrong, n)]
     return years if len(years) == 1 else old
+
+
+def _unit_word(text: str, start: int, end: int) -> str:
+    """The unit words of the measure ``text[start:end]`` after its number, a possessive ``'`` dropped."""
+    nums = numerals(text[start:end])
+    return text[start + nums[0].end:end].strip().rstrip("'") if nums else ""
+
+
+def _with_unit(wrong: str, value: str, evidence: str) -> str | None:
+    """``wrong`` with its one measure written as the evidence states ``value`` (number and unit
+    words: "two months" -> "eight weeks"), when the two unit words differ; ``None`` otherwise
+    (no unit, the same unit words, or ``value`` not one measure of the evidence)."""
+    old = [v for v in number_values(wrong) if v.unit != "dimensionless"]
+    target = number_value(value)
+    new = [v for v in number_values(evidence) if v.value == target and v.unit != "dimensionless"]
+    if len(old) != 1 or len(new) != 1:
+        return None
+    o, n = old[0], new[0]
+    if word_key(_unit_word(wrong, o.start, o.end)) == word_key(_unit_word(evidence, n.start, n.end)):
+        return None
+    surface = evidence[n.start:n.end].rstrip().rstrip("'")
+    return wrong[:o.start] + surface + wrong[o.end:]
+
+
+def _next_word(text: str, at: int, before: bool) -> str:
+    words = re.findall(r"\w+", text[:at] if before else text[at:])
+    return word_key(words[-1 if before else 0]) if words else ""
+
+
+def _same_slot(claim: str, wrong: str, evidence: str, value: str) -> bool:
+    """Whether the content word right before (or after) ``wrong`` in ``claim`` is the one right
+    before (or after) ``value`` in ``evidence``."""
+    i, j = claim.find(wrong), evidence.find(value)
+    if i < 0 or j < 0 or value in claim:
+        return False
+    for before in (True, False):
+        a = _next_word(claim, i if before else i + len(wrong), before)
+        b = _next_word(evidence, j if before else j + len(value), before)
+        if a and a == b and a not in EVIDENCE_STOP_WORDS:
+            return True
+    return False
 
 
 def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
@@ -62,15 +114,19 @@ def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
 
 
 def _repair_value(claim: str, it: FeedbackItem) -> tuple[str, str] | None:
-    """``claim`` with each wrong number of a ``value`` item replaced, and the note; ``None``
-    unless every value is known and numeric and every wrong word is found."""
+    """``claim`` with each wrong value of a ``value`` item replaced, and the note; ``None``
+    unless every value is known, each a number for a number or a name in the same slot
+    (:func:`_same_slot`) for a name, and every wrong word is found."""
     if it.kind != "value" or not it.values or not all(it.values):
         return None
-    if not all(is_number(w) and is_number(v) for w, v in zip(it.wrong, it.values)):
-        return None  # names: a name sharing a neighbouring word is too weak a match to write in
+    for w, v in zip(it.wrong, it.values):
+        if not (is_number(w) and is_number(v) or not is_number(w) and v[:1].isupper()
+                and _same_slot(claim, w, it.evidence, v)):
+            return None  # a name only in the same slot: sharing a nearby word is too weak a match
     fixed, written = claim, []
     for wrong, value in zip(it.wrong, it.values):
-        swapped = _swap(fixed, wrong, value)
+        measure = _with_unit(wrong, value, it.evidence) if is_number(wrong) else None
+        swapped = _swap(fixed, wrong, measure or value)
         if swapped is None:
             return None
         fixed = swapped[0]
@@ -104,9 +160,11 @@ def _cut_sentence(text: str, start: int, end: int) -> tuple[int, int]:
 def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, str] | None:
     """The answer with each fully known wrong number replaced and each added detail deleted, and a note.
 
-    A ``value`` item has its wrong numbers replaced by the evidence's. Only numbers and dates
-    are written in: for a name, the evidence's candidate (a name sharing a neighbouring word)
-    is too weak a match ("based in Mumbai" -> "based in The Oberoi Group"). An ``added``
+    A ``value`` item has its wrong numbers replaced by the evidence's (with the evidence's unit
+    when the units differ). A name is written in only when the evidence's candidate fills the
+    same slot tightly (the content word next to it is the one next to the wrong name): a name
+    sharing only a nearby word is too weak a match ("based in Mumbai" -> "based in The Oberoi
+    Group"). An ``added``
     item has the smallest optional constituent holding its wrong words deleted
     (:func:`~guardrail.policy.pruning.prune_added`); when its main clause holds them, the
     whole sentence goes if the answer has others (never the only sentence).

@@ -5,7 +5,8 @@
 * why the loop stops before a round (:func:`stop_before`: ``max_iterations``,
   ``time_budget``) and the deadline each request carries (:func:`deadline`);
 * the outcome of a loop that ended flagged (:func:`fallback_outcome`: the fallback policy on
-  the best round, its stop reason, ``annotate`` marked with :data:`UNVERIFIED_MARK`).
+  the best round, its stop reason, ``annotate`` marked with :data:`UNVERIFIED_MARK`; a
+  weakly flagged best round is kept whole rather than cut, :func:`weakly_flagged`).
 
 The round-by-round verdicts (better, worse, no progress, unsupported, repeated) are kept by
 :class:`~guardrail.policy.progress.LoopState`.
@@ -19,16 +20,20 @@ from typing import Any, cast
 
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.policy.feedback import feedback_items
-from guardrail.policy.policies import PolicyOutcome, PolicySpec, apply_policy
+from guardrail.policy.policies import Policy, PolicyOutcome, PolicySpec, apply_policy
 from guardrail.policy.progress import LoopState
 from guardrail.policy.repair import evidence_repair
 from guardrail.types import GuardResult
 
 __all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
-           "fallback_outcome"]
+           "fallback_outcome", "weakly_flagged", "DEFAULT_KEEP_MARGIN"]
 
 #: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
 UNVERIFIED_MARK = "[unverified] "
+
+#: How far above its threshold a best round's score may be for :func:`weakly_flagged` (0.1:
+#: the guard's calibrated score, about a 59 % chance of an error at the default threshold).
+DEFAULT_KEEP_MARGIN = 0.1
 
 
 def as_list(contexts: ContextInput) -> Any:
@@ -83,12 +88,34 @@ def stop_before(state: LoopState, max_iterations: int, time_budget: float | None
     return ""
 
 
-def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str) -> PolicyOutcome:
+def weakly_flagged(result: GuardResult, margin: float | None) -> bool:
+    """Whether a flagged ``result`` is too weak a verdict to cut sentences on.
+
+    True when it names no flagged node with a span (the ``filter`` policy could not say which
+    sentence is wrong and would refuse the whole answer), or when its score is below
+    ``result.threshold + margin``. An abstained result (it could not be judged) is never weak,
+    and ``margin=None`` turns the rule off.
+    """
+    if margin is None or result.passed or result.abstained:
+        return False
+    return not any(n.span is not None for n in result.flagged_nodes) or result.score < result.threshold + margin
+
+
+def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str,
+                     keep_margin: float | None = DEFAULT_KEEP_MARGIN) -> PolicyOutcome:
     """The fallback policy applied to the best round of a loop that ended flagged.
 
     Rounds used up on corrections the evidence does not state stop as ``"unsupported"``
     rather than ``"max_iterations"``; an ``annotate`` fallback's answer starts with
     :data:`UNVERIFIED_MARK`.
+
+    A ``filter`` fallback on a :func:`weakly_flagged` best round (``keep_margin``) delivers that
+    round whole, annotated (marked with :data:`UNVERIFIED_MARK`, ``action="annotated"``),
+    instead of dropping its flagged sentences or refusing: on the refinement benchmark every
+    answer counted as broken lost its right facts to this cut (a falsely flagged paraphrase
+    refused outright, a right first sentence dropped with a flagged one), and the answers it
+    happened on were mostly those the guard flagged just over its threshold. A ``raise``
+    fallback still raises.
 
     Raises
     ------
@@ -98,6 +125,8 @@ def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str) -> Po
     if state.stop == "max_iterations" and state.problems:
         state.stop = "unsupported"  # the last round's correction was not the evidence's
     best = state.best.model_copy(update={"history": tuple(state.history)})
+    if fallback.kind is Policy.FILTER and weakly_flagged(state.best, keep_margin):
+        fallback = PolicySpec(Policy.ANNOTATE)
     out = apply_policy(fallback, state.best_answer, best, refusal=refusal)
     answer = UNVERIFIED_MARK + out.answer if out.action == "annotated" else out.answer
     return PolicyOutcome(answer, out.result, out.action, state.original, stop_reason=state.stop,
