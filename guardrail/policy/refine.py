@@ -51,16 +51,8 @@ from guardrail.policy.rounds import (
 )
 from guardrail.types import GuardResult
 
-__all__ = [
-    "RefinementRequest",
-    "BaseRefiner",
-    "Refiner",
-    "build_feedback",
-    "refinement_messages",
-    "enforce",
-    "aenforce",
-    "UNVERIFIED_MARK",
-]
+__all__ = ["RefinementRequest", "BaseRefiner", "Refiner", "build_feedback", "refinement_messages", "enforce",
+           "aenforce", "UNVERIFIED_MARK"]
 
 MAX_ROUNDS_LIMIT = 20
 
@@ -187,7 +179,7 @@ class Refiner(BaseRefiner):
         A ``filter`` fallback on a best round that is only weakly flagged (score below the
         guard's threshold plus this margin, or no flagged node to cut) delivers it whole and
         annotated instead of cutting sentences (:func:`~guardrail.policy.rounds.weakly_flagged`;
-        default 0.1; ``None``: always cut).
+        default ``None``: always cut; opt in with e.g. 0.1).
     """
 
     def __init__(

@@ -31,9 +31,9 @@ __all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_
 #: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
 UNVERIFIED_MARK = "[unverified] "
 
-#: How far above its threshold a best round's score may be for :func:`weakly_flagged` (0.1:
-#: the guard's calibrated score, about a 59 % chance of an error at the default threshold).
-DEFAULT_KEEP_MARGIN = 0.1
+#: Default ``keep_margin`` of :func:`fallback_outcome`: off (``None``). A guard that delivers a
+#: flagged answer, even marked, is a weaker guard; users opt in (``Refiner(keep_margin=0.1)``).
+DEFAULT_KEEP_MARGIN: float | None = None
 
 
 def as_list(contexts: ContextInput) -> Any:
