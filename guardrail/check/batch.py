@@ -82,7 +82,7 @@ def prefetch_claims(parts: Parts, rows: Sequence[_Row]) -> None:
     dets = [d for d in parts.detectors_for(parts.config) if hasattr(d, "prefetch")]
     todo = [(v.answer, v.contexts, v.question) for _, v in rows if v is not None and not v.abstain_reason]
     for d in dets:
-        d.prefetch(todo)
+        d.prefetch(todo, parts.encoder.get() if getattr(d, "sentence_by_meaning", False) else None)
 
 
 def check_many(parts: Parts, check: Callable[..., GuardResult], items: object) -> list[GuardResult]:

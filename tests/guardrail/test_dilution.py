@@ -74,6 +74,8 @@ _V5_APPOSITIVE = pytest.mark.xfail(strict=True, reason="verifier v5 misreads an 
 #: Evidence views (issue 23): the claim's best sentence by word overlap is the one naming Norvik Robotics,
 #: not "Its chief executive officer is Ingrid Halvorsen" ("CEO" shares no word with it), so the single-
 #: sentence view reads the right answer as unsupported and the mean of the three views fails it (0.60).
+#: Reading the sentence closest in meaning as well (``sentence_by_meaning``) finds that sentence, but the
+#: verifier reads it as unsupported too (p 0.005): "Its" is not resolved to Norvik Robotics.
 _VIEWS_REWORDED = pytest.mark.xfail(strict=True, reason="sentence view picks the best sentence by overlap")
 _MARKS = {"cto_role": _V5_APPOSITIVE, "ceo": _VIEWS_REWORDED}
 
