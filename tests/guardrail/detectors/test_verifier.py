@@ -86,3 +86,25 @@ def test_parameters_are_checked():
         VerifierDetector(ScriptedVerifier(), unit_threshold=1.5)
     with pytest.raises(ValueError, match="max_evidence_words"):
         VerifierDetector(ScriptedVerifier(), max_evidence_words=0)
+
+
+LONG_CONTEXT = ("Apple makes phones. It sells them worldwide. Apple was founded in 1976 by Steve Jobs. "
+                "Its first product was a kit. The kit sold well.")
+
+
+@pytest.mark.parametrize(("view", "expected"), [
+    ("window", "It sells them worldwide. Apple was founded in 1976 by Steve Jobs. Its first product was a kit."),
+    ("passage", LONG_CONTEXT),
+    ("sentence", "Apple was founded in 1976 by Steve Jobs.")])
+def test_triple_checks_and_occlusion_read_the_explain_view(view: str, expected: str):
+    """Scripted verifier (records every pair): an unsupported claim's later pairs read the chosen view."""
+    sv = ScriptedVerifier()
+    out = VerifierDetector(sv, explain_view=view).detect(_item("Apple was founded in 1999.", contexts=(LONG_CONTEXT,)))
+    assert out.score == pytest.approx(0.95)
+    later = {ev for call in sv.calls[1:] for ev, _ in call}
+    assert later == {expected}
+
+
+def test_explain_view_is_checked():
+    with pytest.raises(ValueError, match="explain_view"):
+        VerifierDetector(ScriptedVerifier(), explain_view="document")
