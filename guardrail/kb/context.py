@@ -17,12 +17,15 @@ from typing import Any
 from guardrail.errors import InvalidInputError
 from guardrail.extract.base import Extractor
 from guardrail.kb.base import CountingKB, KnowledgeBase
-from guardrail.kb.facts import KBFact, facts_graph, fetch_facts
+from guardrail.kb.facts import KBFact, fact_sentence, facts_graph, fetch_facts
 from guardrail.kb.linking import EntityLinker, LinkedEntity, mentions_from_graph
 from guardrail.kb.profile import RDFS, VocabularyProfile
 from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph
 
-__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor", "linking_extractor"]
+__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor", "linking_extractor", "FACT_SEPARATOR"]
+
+#: Between the fact sentences of :attr:`KBContext.facts_text` (a line break ends a sentence).
+FACT_SEPARATOR = "\n"
 
 _EXTRACTOR: list[Extractor] = []
 _LINKERS: dict[tuple[int, str], EntityLinker] = {}
@@ -122,13 +125,29 @@ class KBContext:
         return facts_graph(self.facts, entities=[(e.iri, e.label) for e in self.entities])
 
     @property
+    def facts_text(self) -> str:
+        """The facts as one text, one sentence a line (``""`` when there is none)."""
+        return FACT_SEPARATOR.join(fact_sentence(f) for f in self.facts)
+
+    @property
     def graph(self) -> KnowledgeGraph:
-        """The context graph to pass to ``Guard.check``: the passages' graph (if any)
-        merged with :attr:`kb_graph`; ``texts`` = passages, then one sentence per fact."""
+        """The context graph to pass to ``Guard.check``.
+
+        Without passages it is :attr:`kb_graph` (one text per fact). With passages it is
+        the passages' graph merged with the facts' triples, ``texts`` = the passages, then
+        :attr:`facts_text`: the facts are one text, so the claim verifier reads them
+        together, as it does with the KB alone, and chooses between them and a passage by
+        which covers the claim better. One text per fact made every fact a passage of its
+        own beside a longer retrieved passage, which then covered more of a claim that
+        combines two facts ("Oren Vask's company Kestrel Foods was founded in 2003.") than
+        any single fact and became its evidence, the facts coming in only as gap
+        sentences.
+        """
         kb = self.kb_graph
         if self.passage_graph is None:
             return kb
-        return KnowledgeGraph.merge([self.passage_graph, kb])
+        joined = kb.model_copy(update={"texts": (self.facts_text,) if self.facts else ()})
+        return KnowledgeGraph.merge([self.passage_graph, joined])
 
     @property
     def is_empty(self) -> bool:
@@ -149,7 +168,7 @@ class KBContext:
         -------
         KBContext
             ``graph`` then holds the passages' graph and the facts, with texts
-            ``passages + fact sentences``.
+            ``passages + (facts_text,)``.
         """
         texts = (passages,) if isinstance(passages, str) else tuple(passages)
         if not all(isinstance(t, str) and t.strip() for t in texts):
@@ -158,10 +177,33 @@ class KBContext:
             return self
         return replace(self, passages=texts, passage_graph=guard.context_graph(list(texts)))
 
-    def fact_for_source(self, source: int) -> KBFact | None:
-        """The fact whose sentence is text ``source`` of :attr:`graph` (None for a passage)."""
+    def fact_for_source(self, source: int, start: int = 0) -> KBFact | None:
+        """The fact whose sentence is at character ``start`` of text ``source`` of :attr:`graph`.
+
+        Parameters
+        ----------
+        source : int
+            A text of :attr:`graph` (an evidence span's ``source``).
+        start : int
+            A character offset in it (an evidence span's ``start``); read only when there
+            are passages (the facts are then one text, :attr:`facts_text`).
+
+        Returns
+        -------
+        KBFact or None
+            None for a passage or an index out of range.
+        """
         i = source - len(self.passages)
-        return self.facts[i] if 0 <= i < len(self.facts) else None
+        if not self.passages:
+            return self.facts[i] if 0 <= i < len(self.facts) else None
+        if i != 0 or start < 0:
+            return None
+        end = -len(FACT_SEPARATOR)
+        for f in self.facts:  # line k of facts_text states facts[k]
+            end += len(FACT_SEPARATOR) + len(fact_sentence(f))
+            if start <= end:
+                return f
+        return None
 
     def evidence(self, result: GuardResult) -> list[KBEvidence]:
         """The KB fact behind each flagged node whose evidence is a KB fact sentence.
@@ -175,7 +217,7 @@ class KBContext:
         for node in result.flagged_nodes:
             fact = None
             if node.evidence_span is not None:
-                fact = self.fact_for_source(node.evidence_span.source)
+                fact = self.fact_for_source(node.evidence_span.source, node.evidence_span.start)
             if fact is None and node.evidence:
                 fact = next((f for f in self.facts if node.evidence.strip().startswith(
                     f"{f.subject_label} {f.predicate_label} {f.object_label}")), None)
