@@ -7,9 +7,15 @@ detector looks for context triples with the same subject (matching label), an ob
 a comparable kind (both with a number or neither) and the same
 relation (equal normalised relation; failing that, relation embeddings with a cosine of
 at least ``relation_sim`` between relations that close on the same preposition, or on none). If there are such triples and none has a matching object, the claim
-contradicts the KB: its object node gets support 0 and the evidence is the KB fact (so
-its ``evidence_span.source`` indexes the fact's sentence among the contexts). A claim
-whose subject and relation the KB does not state is left alone (open world).
+contradicts the KB: its object node gets support 0 and the evidence is the KB fact (its
+``evidence_span`` is the fact's sentence among the contexts: a text of its own, or a
+line of the facts' text beside retrieved passages). A claim whose subject and relation
+the KB does not state is left alone (open world).
+
+Only the KB's triples (``pattern == "kb"``) are facts when the context holds any: the
+triples parsed from retrieved passages merged beside them are left to the other
+detectors. A context graph with no KB triple (a graph given as the context) is read
+whole.
 
 The score is 1 when any claim triple contradicts the KB, else 0.
 """
@@ -30,8 +36,10 @@ from guardrail.text.lexical import numbers_in
 from guardrail.text.lexicon import RELATION_SKIP_WORDS
 from guardrail.types import DetectorOutput, NodeSupport, Span, Triple
 
-__all__ = ["KBFactsDetector"]
+__all__ = ["KBFactsDetector", "KB_PATTERN"]
 
+#: The ``pattern`` of a context triple that states a knowledge-base fact (:func:`guardrail.kb.facts_graph`).
+KB_PATTERN = "kb"
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -74,6 +82,34 @@ def _same_object(a: str, b: str) -> bool:
     if na and nb:
         return set(na) == set(nb)
     return _same_entity(a, b)
+
+
+def _facts(ctx: Sequence[Triple]) -> Sequence[Triple]:
+    """The context triples that state facts: the knowledge base's (``pattern == "kb"``)
+    when the context holds any, else all of them (a graph given as the context).
+
+    Triples parsed from retrieved text beside a KB are no facts to veto with: "Oren Vask
+    is a businessman" is no rival of "Vask was a student", nor "Halden University is the
+    oldest university" of "Halden, the capital of Vellmark"; the claim verifier reads
+    that text.
+    """
+    kb = [t for t in ctx if t.pattern == KB_PATTERN]
+    return kb or ctx
+
+
+def _line_spans(contexts: Sequence[str]) -> dict[str, Span]:
+    """Each line of ``contexts`` (stripped) and its span (the first one when lines repeat):
+    a KB fact sentence is a text of its own, or a line of the facts' text beside passages."""
+    out: dict[str, Span] = {}
+    for src, text in enumerate(contexts):
+        start = 0
+        for line in text.split("\n"):
+            body = line.strip()
+            if body and body not in out:
+                lead = start + len(line) - len(line.lstrip())
+                out[body] = Span(start=lead, end=lead + len(body), source=src)
+            start += len(line) + 1
+    return out
 
 
 def _comparable(a: str, b: str) -> bool:
@@ -128,8 +164,8 @@ class KBFactsDetector(Detector):
 
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Score 1 when a claim triple contradicts a context fact; per-node support."""
-        ctx_triples = item.context_graph.triples
-        text_index = {c.strip(): i for i, c in enumerate(item.contexts)}
+        ctx_triples = _facts(item.context_graph.triples)
+        spans = _line_spans(item.contexts)
         support: dict[str, NodeSupport] = {}
         contradicted = checked = 0
         for claim in item.claim_graph.triples:
@@ -146,11 +182,10 @@ class KBFactsDetector(Detector):
             contradicted += 1
             ev = cands[0]
             sentence = f"{ev.subject.text} {ev.relation} {ev.object.text}."
-            src = text_index.get(sentence)
             support[claim.object.id] = NodeSupport(
                 node_id=claim.object.id, support=0.0,
                 evidence=f"{sentence} <{ev.subject.id}> {ev.relation!r} <{ev.object.id}>",
-                evidence_span=Span(start=0, end=len(sentence), source=src) if src is not None else None,
+                evidence_span=spans.get(sentence),
             )
         nodes = tuple(support.get(n.id) or NodeSupport(node_id=n.id, support=1.0)
                       for n in item.claim_graph.nodes)

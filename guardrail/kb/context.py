@@ -14,15 +14,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from guardrail.align.views import FACT_WORDS
 from guardrail.errors import InvalidInputError
 from guardrail.extract.base import Extractor
 from guardrail.kb.base import CountingKB, KnowledgeBase
-from guardrail.kb.facts import KBFact, facts_graph, fetch_facts
+from guardrail.kb.facts import KBFact, fact_sentence, facts_graph, fetch_facts
 from guardrail.kb.linking import EntityLinker, LinkedEntity, mentions_from_graph
 from guardrail.kb.profile import RDFS, VocabularyProfile
+from guardrail.text.sentences import split_sentences
+from guardrail.text.surface import detokenize
 from guardrail.types import FlaggedNode, GuardResult, KnowledgeGraph
 
-__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor", "linking_extractor"]
+__all__ = ["KBContext", "KBEvidence", "kb_context", "default_extractor", "linking_extractor", "FACT_SEPARATOR"]
+
+#: Between the fact sentences of :attr:`KBContext.facts_text` (a line break ends a sentence).
+FACT_SEPARATOR = "\n"
 
 _EXTRACTOR: list[Extractor] = []
 _LINKERS: dict[tuple[int, str], EntityLinker] = {}
@@ -59,6 +65,11 @@ def linking_extractor(extractor: Extractor | None = None) -> Extractor:
     from guardrail.extract.spacy_extractor import SpacyExtractor
 
     return extractor if isinstance(extractor, SpacyExtractor) else default_extractor()
+
+
+def _fact_like(text: str) -> bool:
+    """One sentence of at most :data:`~guardrail.align.views.FACT_WORDS` words, as a fact is."""
+    return len(split_sentences(text)) == 1 and len(detokenize(text).split()) <= FACT_WORDS
 
 
 def _linker(kb: KnowledgeBase, profile: VocabularyProfile) -> EntityLinker:
@@ -122,12 +133,38 @@ class KBContext:
         return facts_graph(self.facts, entities=[(e.iri, e.label) for e in self.entities])
 
     @property
+    def facts_text(self) -> str:
+        """The facts as one text, one sentence a line (``""`` when there is none)."""
+        return FACT_SEPARATOR.join(fact_sentence(f) for f in self.facts)
+
+    @property
+    def facts_joined(self) -> bool:
+        """Whether :attr:`graph` holds the facts as one text (:attr:`facts_text`) rather than
+        one text per fact: when there are passages and one of them is more than one short
+        sentence."""
+        return bool(self.passages) and not all(_fact_like(p) for p in self.passages)
+
+    @property
     def graph(self) -> KnowledgeGraph:
-        """The context graph to pass to ``Guard.check``: the passages' graph (if any)
-        merged with :attr:`kb_graph`; ``texts`` = passages, then one sentence per fact."""
+        """The context graph to pass to ``Guard.check``.
+
+        Without passages it is :attr:`kb_graph`: one text per fact, which the claim
+        verifier reads together, as one passage. With passages it is the passages' graph
+        merged with the facts' triples, ``texts`` = the passages, then the facts: one text
+        per fact when every passage is one short sentence (the verifier then reads every
+        text together, the passages' sentences among the facts), else one text,
+        :attr:`facts_text` (:attr:`facts_joined`). The verifier reads passages of several
+        sentences one by one, the one covering a claim best first; a text per fact made
+        every fact such a passage beside a longer retrieved one, which then covered a
+        claim combining two facts ("Oren Vask's company Kestrel Foods was founded in
+        2003.") better than any single fact, became its evidence and failed it. As one
+        text the facts are read together, as with the KB alone.
+        """
         kb = self.kb_graph
         if self.passage_graph is None:
             return kb
+        if self.facts_joined:
+            kb = kb.model_copy(update={"texts": (self.facts_text,) if self.facts else ()})
         return KnowledgeGraph.merge([self.passage_graph, kb])
 
     @property
@@ -149,7 +186,7 @@ class KBContext:
         -------
         KBContext
             ``graph`` then holds the passages' graph and the facts, with texts
-            ``passages + fact sentences``.
+            ``passages`` then the facts (see :attr:`graph`).
         """
         texts = (passages,) if isinstance(passages, str) else tuple(passages)
         if not all(isinstance(t, str) and t.strip() for t in texts):
@@ -158,10 +195,33 @@ class KBContext:
             return self
         return replace(self, passages=texts, passage_graph=guard.context_graph(list(texts)))
 
-    def fact_for_source(self, source: int) -> KBFact | None:
-        """The fact whose sentence is text ``source`` of :attr:`graph` (None for a passage)."""
+    def fact_for_source(self, source: int, start: int = 0) -> KBFact | None:
+        """The fact whose sentence is at character ``start`` of text ``source`` of :attr:`graph`.
+
+        Parameters
+        ----------
+        source : int
+            A text of :attr:`graph` (an evidence span's ``source``).
+        start : int
+            A character offset in it (an evidence span's ``start``); read only when the
+            facts are one text (:attr:`facts_joined`).
+
+        Returns
+        -------
+        KBFact or None
+            None for a passage or an index out of range.
+        """
         i = source - len(self.passages)
-        return self.facts[i] if 0 <= i < len(self.facts) else None
+        if not self.facts_joined:
+            return self.facts[i] if 0 <= i < len(self.facts) else None
+        if i != 0 or start < 0:
+            return None
+        end = -len(FACT_SEPARATOR)
+        for f in self.facts:  # line k of facts_text states facts[k]
+            end += len(FACT_SEPARATOR) + len(fact_sentence(f))
+            if start <= end:
+                return f
+        return None
 
     def evidence(self, result: GuardResult) -> list[KBEvidence]:
         """The KB fact behind each flagged node whose evidence is a KB fact sentence.
@@ -175,7 +235,7 @@ class KBContext:
         for node in result.flagged_nodes:
             fact = None
             if node.evidence_span is not None:
-                fact = self.fact_for_source(node.evidence_span.source)
+                fact = self.fact_for_source(node.evidence_span.source, node.evidence_span.start)
             if fact is None and node.evidence:
                 fact = next((f for f in self.facts if node.evidence.strip().startswith(
                     f"{f.subject_label} {f.predicate_label} {f.object_label}")), None)
