@@ -48,7 +48,9 @@ STAGES: tuple[tuple[str, str, str], ...] = (
     ("guardrail.align.claims", "context_sentences", "evidence selection"),
     ("guardrail.align.claims", "select_evidence", "evidence selection"),
     ("guardrail.align.views", "view_texts", "evidence selection"),
-    ("guardrail.detectors.occlusion", "occlusion_gains", "verifier detector (units, node support)"),
+    ("guardrail.detectors.verifier", "_view_scores", "verifier detector: claims x evidence views"),
+    ("guardrail.detectors.verifier", "VerifierDetector._triple_scores", "verifier detector: triple checks"),
+    ("guardrail.detectors.occlusion", "occlusion_gains", "verifier detector: occlusion"),
     ("guardrail.align.relations", "select_relations", "relation selection"),
     ("guardrail.align.relations", "match_triples", "relation selection"),
     ("guardrail.detectors.wl_kernel", "WLKernelDetector.detect", "wl_kernel detector (other)"),
@@ -135,7 +137,10 @@ def install(clock: StageClock) -> None:
         *outer, attr = path.split(".")
         for p in outer:
             owner = getattr(owner, p)
-        orig = owner.__dict__[attr] if outer else getattr(owner, attr)
+        orig = vars(owner).get(attr)
+        if orig is None:  # renamed since: its time goes to the stage that calls it
+            print(f"note: {mod_name}.{path} not found, not a stage", file=sys.stderr)
+            continue
         wrapped = _wrap(orig, stage, clock)
         setattr(owner, attr, wrapped)
         if not outer:  # module functions imported by name elsewhere
