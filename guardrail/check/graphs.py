@@ -41,23 +41,35 @@ def with_source(g: KnowledgeGraph, source: int) -> KnowledgeGraph:
     return KnowledgeGraph(nodes=tuple(nodes.values()), triples=triples, texts=g.texts)
 
 
-def context_graph(parts: Parts, contexts: Sequence[str]) -> KnowledgeGraph:
-    """Merged graph of ``contexts`` (cached passage graphs reused, the others parsed in one batch)."""
-    found = parts.cache.graphs(list(contexts), parts.extractor.get())
+def _merged(found: Sequence[KnowledgeGraph]) -> KnowledgeGraph:
     return KnowledgeGraph.merge([g if i == 0 else with_source(g, i) for i, g in enumerate(found)])
 
 
-def graphs(parts: Parts, inputs: Inputs, run: Run) -> AlignmentInput | GuardResult:
-    """The answer's claim graph and the context graph, or an abstention when either is empty."""
+def context_graph(parts: Parts, contexts: Sequence[str]) -> KnowledgeGraph:
+    """Merged graph of ``contexts`` (cached passage graphs reused, the others parsed in one batch)."""
+    return _merged(parts.cache.graphs(list(contexts), parts.extractor.get()))
+
+
+def graphs(parts: Parts, inputs: Inputs, run: Run, *, question: bool = False) -> AlignmentInput | GuardResult:
+    """The answer's claim graph and the context graph (and the question's graph with
+    ``question``), or an abstention when either of the first two is empty.
+
+    The answer, the question and the passages not cached are parsed in one ``extract_many``
+    pass (timed as ``extract_answer``); ``extract_context`` times the merge of the passage graphs.
+    """
+    extra = [(inputs.answer, -1)] + ([(inputs.question, -2)] if question and inputs.question else [])
+    texts = list(inputs.contexts) if inputs.graph is None else []
     with run.timed("extract_answer"):
-        claim = parts.extractor.get().extract(inputs.answer, source=-1)
+        found, own = parts.cache.graphs_with(texts, parts.extractor.get(), extra)
+    claim, qgraph = own[0], (own[1] if len(own) > 1 else None)
     with run.timed("extract_context"):
-        ctx = inputs.graph if inputs.graph is not None else context_graph(parts, inputs.contexts)
+        ctx = inputs.graph if inputs.graph is not None else _merged(found)
     if claim.is_empty:
         return run.abstain("nothing extracted from the answer")
     if ctx.is_empty:
         return run.abstain("nothing extracted from the context")
-    return AlignmentInput(inputs.answer, inputs.contexts, inputs.question, claim, ctx, parts.encoder.get())
+    return AlignmentInput(inputs.answer, inputs.contexts, inputs.question, claim, ctx, parts.encoder.get(),
+                          question_graph=qgraph)
 
 
 def windows(rows: Sequence[T], context: Callable[[T], object],

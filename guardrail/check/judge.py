@@ -66,7 +66,7 @@ def judge(parts: Parts, item: AlignmentInput, cfg: GuardConfig, run: Run) -> Ver
     Verdict
     """
     detectors = parts.detectors_for(cfg)
-    if item.question and any(d.needs_question_graph for d in detectors):
+    if item.question and item.question_graph is None and any(d.needs_question_graph for d in detectors):
         with run.timed("extract_question"):
             qgraph = parts.extractor.get().extract(item.question, source=-2)
         item = dataclasses.replace(item, question_graph=qgraph)

@@ -46,7 +46,8 @@ def check_one(parts: Parts, answer: str, contexts: ContextInput, question: str |
     run.t_all = t_all
     if isinstance(inputs, GuardResult):
         return inputs, run
-    item = graphs(parts, inputs, run)
+    parse_q = judge_with is None and any(d.needs_question_graph for d in parts.detectors_for(cfg))
+    item = graphs(parts, inputs, run, question=parse_q)
     if isinstance(item, GuardResult):
         return item, run
     if judge_with is not None:

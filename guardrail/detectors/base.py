@@ -6,8 +6,9 @@ One abstract method, :meth:`Detector.detect` (the guard batches and schedules th
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from guardrail.align.encoder import TextEncoder
 from guardrail.align.relations import select_relations
@@ -15,6 +16,8 @@ from guardrail.detectors._params import Constraint
 from guardrail.types import DetectorOutput, KnowledgeGraph
 
 __all__ = ["Detector", "AlignmentInput"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,24 @@ class AlignmentInput:
             selected = select_relations(self.claim_graph, self.context_graph, self.encoder)
             object.__setattr__(self, "_selected", selected)  # a memo, not a field: equality unchanged
         return selected
+
+    def shared(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, computed once per input and ``key``: work that several detectors do alike
+        (the ``entity`` and ``relation`` detectors ground the answer nodes with the same
+        parameters) is done by the first of them and read by the others.
+
+        A memo, not a field (equality unchanged); an input changed with :func:`dataclasses.replace`
+        starts empty. ``key`` must name everything ``make`` depends on besides this input.
+
+        Returns
+        -------
+        object
+            What ``make`` returned for ``key`` the first time.
+        """
+        memo: dict[Hashable, Any] = self.__dict__.setdefault("_shared", {})
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]  # type: ignore[no-any-return]
 
 
 class Detector(ABC):

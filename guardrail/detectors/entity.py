@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from guardrail.detectors.base import AlignmentInput
-from guardrail.detectors.grounding import GroundingDetector, _node_support, context_index, ground_nodes
-from guardrail.text.lexical import TextIndex, numbers_in
+from guardrail.detectors.grounding import GroundingDetector, _node_support
+from guardrail.text.lexical import numbers_in
 from guardrail.types import DetectorOutput
 
 __all__ = ["EntityGroundingDetector"]
@@ -39,12 +39,7 @@ class EntityGroundingDetector(GroundingDetector):
         claim, ctx = item.claim_graph, item.context_graph
         if claim.is_empty:
             return DetectorOutput(name=self.name, score=0.0)
-        q_index = TextIndex([item.question]) if item.question else None
-        g = ground_nodes(
-            claim, ctx, context_index(item.contexts), q_index, item.question_graph, item.encoder,
-            low=self.low, threshold=self.threshold, question_weight=self.question_weight,
-            token_weight=self.token_weight, candidates=self.candidates,
-        )
+        g = self.grounding(item)  # computed once when the relation detector runs too
         keep = np.array([n.kind not in _GENERIC_KINDS or bool(numbers_in(n.label, words=False))
                          for n in claim.nodes], dtype=float)
         w = g.weight * keep

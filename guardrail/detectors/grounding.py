@@ -284,14 +284,7 @@ class GroundingDetector(Detector):
         claim, ctx = item.claim_graph, item.context_graph
         if claim.is_empty:
             return DetectorOutput(name=self.name, score=1.0, details={"EG": 0.0, "RP": 0.0, "CFI": 0.0})
-        ctx_index = context_index(item.contexts)
-        q_index = TextIndex([item.question]) if item.question else None
-        g = ground_nodes(
-            claim, ctx, ctx_index, q_index, item.question_graph, item.encoder,
-            low=self.low, threshold=self.threshold,
-            question_weight=self.question_weight, token_weight=self.token_weight,
-            candidates=self.candidates,
-        )
+        g = self.grounding(item)
         if g.weight.sum() <= 0 and not claim.triples:  # e.g. a bare "no": nothing the graph confirms
             return DetectorOutput(name=self.name, score=1.0, details={"EG": 0.0, "RP": 0.0, "CFI": 0.0,
                                                                       "no_content": True})
@@ -300,12 +293,19 @@ class GroundingDetector(Detector):
         rp = float(np.mean(rp_list)) if rp_list else eg
         cfi = self.alpha * eg + (1.0 - self.alpha) * rp
         support = _node_support(claim, ctx, g, aligned)
-        details: dict[str, Any] = {
-            "EG": eg, "RP": rp, "CFI": cfi, "triple_support": [round(x, 4) for x in rp_list],
-        }
-        return DetectorOutput(
-            name=self.name, score=min(1.0, max(0.0, 1.0 - cfi)), node_support=support, details=details
-        )
+        details: dict[str, Any] = {"EG": eg, "RP": rp, "CFI": cfi, "triple_support": [round(x, 4) for x in rp_list]}
+        return DetectorOutput(name=self.name, score=min(1.0, max(0.0, 1.0 - cfi)), node_support=support,
+                              details=details)
+
+    def grounding(self, item: AlignmentInput) -> NodeGrounding:
+        """:func:`ground_nodes` of ``item`` with these parameters, computed once per input
+        (:meth:`AlignmentInput.shared`: ``entity`` and ``relation`` ground alike; do not write to it)."""
+        key = ("ground_nodes", self.low, self.threshold, self.question_weight, self.token_weight, self.candidates)
+        return item.shared(key, lambda: ground_nodes(
+            item.claim_graph, item.context_graph, context_index(item.contexts),
+            TextIndex([item.question]) if item.question else None, item.question_graph, item.encoder,
+            low=self.low, threshold=self.threshold, question_weight=self.question_weight,
+            token_weight=self.token_weight, candidates=self.candidates))
 
     def _relations(
         self, claim: KnowledgeGraph, ctx: KnowledgeGraph, g: NodeGrounding, encoder: TextEncoder
