@@ -8,9 +8,8 @@ Steps, after KEA Explain (Sections "Relation selection", "Semantic clustering" a
    :meth:`~guardrail.detectors.base.AlignmentInput.selected_context`);
 2. cluster the node and edge labels of both graphs (cosine distance, average linkage,
    threshold 0.35; :func:`guardrail.align.relations.cluster_labels`);
-3. compare the graphs with the WL subtree kernel of GraKeL's ``WeisfeilerLehman(n_iter=5,
-   normalize=True, base_graph_kernel=VertexHistogram)`` (computed here, the same values:
-   :func:`wl_similarity`), node labels being cluster ids.
+3. compare the graphs with GraKeL's ``WeisfeilerLehman(n_iter=5, normalize=True,
+   base_graph_kernel=VertexHistogram)``, node labels being cluster ids.
 
 Edge labels: GraKeL's vertex-histogram WL kernel ignores edge labels, so every triple
 ``(s, r, o)`` becomes the path ``s -> [r] -> o`` through an intermediate *relation node*
@@ -23,20 +22,22 @@ An answer whose nodes assert nothing (a bare "yes") scores 0: there is nothing t
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Sequence
+import warnings
 from numbers import Integral, Real
 from typing import Any
 
+import numpy as np
+
+from guardrail._optional import without_modules
 from guardrail.align.encoder import TextEncoder, cosine_matrix
 from guardrail.align.relations import DISTANCE_THRESHOLD, cluster_labels
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
+from guardrail.errors import DetectorError
 from guardrail.text.lexical import has_content
 from guardrail.types import DetectorOutput, KnowledgeGraph, NodeSupport
 
-__all__ = ["WLKernelDetector", "wl_similarity", "wl_histograms", "to_grakel_input"]
+__all__ = ["WLKernelDetector", "wl_similarity", "to_grakel_input"]
 
 _REL = "rel::"
 
@@ -77,50 +78,10 @@ def to_grakel_input(
     return adj, labels
 
 
-def wl_histograms(graphs: Sequence[tuple[dict[int, list[int]], dict[int, str]]],
-                  iterations: int) -> list[Counter[int]]:
-    """Weisfeiler-Lehman subtree labels of ``graphs``, counted per graph.
-
-    Iteration 0 labels each vertex with its own label; iteration ``h`` with its label at
-    ``h - 1`` and the sorted labels at ``h - 1`` of its out-neighbours (GraKeL's relabelling,
-    directed edges as given). Labels are numbered jointly for all graphs, each iteration
-    with numbers of its own, so one histogram holds every iteration.
-
-    Parameters
-    ----------
-    graphs : sequence of (dict, dict)
-        ``(adjacency, labels)`` pairs as :func:`to_grakel_input` gives them.
-    iterations : int
-        Refinements after iteration 0 (GraKeL's ``n_iter``: ``n_iter + 1`` label sets in all).
-
-    Returns
-    -------
-    list of collections.Counter
-        Per graph, the number of its vertices holding each label, over all iterations.
-    """
-    ids: dict[object, int] = {}
-    cur = [{v: ids.setdefault(("", lab), len(ids)) for v, lab in labels.items()} for _, labels in graphs]
-    hist = [Counter(c.values()) for c in cur]
-    for _ in range(iterations):
-        cur = [{v: ids.setdefault((c[v], tuple(sorted(c[u] for u in dict.fromkeys(adj.get(v, ()))))), len(ids))
-                for v in c} for (adj, _), c in zip(graphs, cur)]
-        for h, c in zip(hist, cur):
-            h.update(c.values())
-    return hist
-
-
 def wl_similarity(
     claim: KnowledgeGraph, context: KnowledgeGraph, clusters: dict[str, int], iterations: int = 5
 ) -> float:
-    """Normalised WL subtree-kernel similarity of two labelled graphs.
-
-    The value of GraKeL's ``WeisfeilerLehman(n_iter=iterations, normalize=True,
-    base_graph_kernel=VertexHistogram)`` on :func:`to_grakel_input`'s graphs, computed here
-    (:func:`wl_histograms`): the kernel is the dot product of the two graphs' label counts,
-    integers, so the sums are exact and the normalisation is GraKeL's own float64 expression;
-    ``tests/guardrail/detectors/test_wl_exact.py`` checks equality with GraKeL bit for bit.
-    GraKeL cost a few milliseconds per check on graphs of a few dozen vertices and imports
-    scikit-learn (about 60 MB).
+    """Normalised WL subtree-kernel similarity of two labelled graphs (GraKeL).
 
     Parameters
     ----------
@@ -136,15 +97,30 @@ def wl_similarity(
     float
         ``k(G1, G2) / sqrt(k(G1, G1) k(G2, G2))`` in ``[0, 1]``; 0 when either graph
         has no node.
+
+    Raises
+    ------
+    DetectorError
+        If GraKeL fails.
     """
     if claim.is_empty or context.is_empty:
         return 0.0
-    h1, h2 = wl_histograms([to_grakel_input(g, clusters) for g in (claim, context)], iterations)
-    k12 = sum(n * h2[lab] for lab, n in h1.items() if lab in h2)
-    k11, k22 = sum(n * n for n in h1.values()), sum(n * n for n in h2.values())
-    norm = math.sqrt(float(k11) * float(k22))  # GraKeL: np.sqrt(np.outer(diag, diag)), float64
-    val = float(k12) / norm if norm > 0 else 0.0  # GraKeL: nan_to_num(0 / 0) = 0
-    return min(1.0, max(0.0, val))
+    with without_modules("pandas"):  # GraKeL -> scikit-learn imports pandas (about 60 MB) and never uses it here
+        from grakel import Graph
+        from grakel.kernels import VertexHistogram, WeisfeilerLehman
+
+    graphs = [Graph(*to_grakel_input(g, clusters)) for g in (claim, context)]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            kern = WeisfeilerLehman(
+                n_iter=iterations, normalize=True, base_graph_kernel=VertexHistogram
+            )
+            k = kern.fit_transform(graphs)
+    except Exception as exc:  # pragma: no cover - GraKeL internals
+        raise DetectorError(f"WL kernel failed: {exc}") from exc
+    val = float(k[0, 1])
+    return 0.0 if not np.isfinite(val) else min(1.0, max(0.0, val))
 
 
 def _graph_labels(g: KnowledgeGraph) -> list[str]:
