@@ -4,6 +4,7 @@ One command refits it when the verifier's weights change::
 
     python benchmarks/fit_default.py                    # score (cached), fit, report, write default.json
     python benchmarks/fit_default.py --rescore verifier # after new verifier weights: rescore that signal only
+    python benchmarks/fit_default.py --keep-config      # the shipped default.json on the cached scores, no fit
 
 Data, and what each part is used for (the verifier was trained on HaluEval *tune* and the claims
 *train* contexts, so its scores there are optimistic and never fitted on):
@@ -241,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", default=",".join(FIT_CANDIDATES), help="signals the fit may combine")
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--no-write", action="store_true", help="report only; leave default.json as it is")
+    ap.add_argument("--keep-config", action="store_true",
+                    help="report the shipped default.json on the (re)scored cache, no fit (implies --no-write)")
     args = ap.parse_args(argv)
     RESULTS.mkdir(parents=True, exist_ok=True)
     candidates = args.candidates.split(",")
@@ -253,13 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     todo = sorted(set(args.rescore.split(",")) - {""} | (set(CANDIDATES) | set(candidates)) - have)
     if todo or set(sets) - set(cache):
         cache = score(sets, todo or CANDIDATES, cache)
-    cfg = fit(cache, candidates, args.C)
+    cfg = gconfig.load_config("default") if args.keep_config else fit(cache, candidates, args.C)
     res = report(cache, cfg, sorted(set(CANDIDATES) | set(candidates)))
     machine = f"{platform.machine()} {os.cpu_count()}-core CPU, no GPU"
     (RESULTS / "default_fit.json").write_text(json.dumps({"config": cfg.model_dump(), "sets": res,
                                                           "machine": machine}, indent=1))
     write_markdown(res, cfg, RESULTS / "default_fit.md", machine)
-    if not args.no_write:
+    if not (args.no_write or args.keep_config):
         save_config(cfg, ROOT / "guardrail" / "configs" / "default.json")
         gconfig._CACHE.clear()
     print(json.dumps({k: (v["balanced_accuracy"], v["roc_auc"]) for k, v in res.items()}, indent=0))

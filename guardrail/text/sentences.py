@@ -12,8 +12,11 @@ from guardrail.text.lexicon import ABBREVIATIONS
 __all__ = ["ABBREVIATIONS", "split_sentences"]
 
 #: A sentence ends at ``.``/``!``/``?`` (then closing quotes or brackets) before white space or
-#: the end, or at a line break; "2.3", "cache.ttl" and "$1.4" do not end one.
-_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n")
+#: the end, or at a line break; "2.3", "cache.ttl" and "$1.4" do not end one. Passages glued
+#: without a space ("... and Jerry Lawler.Michael Gregory Mizanin is ...", as scraped or
+#: concatenated text often is) also end one where a word of lower-case letters or digits
+#: meets a capitalised word followed by a space or comma (the ``glued`` group).
+_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n|(?P<glued>(?<=[a-z0-9)\]][a-z0-9)\]])[.!?](?=[A-Z][a-z]+[\s,]))")
 _LAST_TOKEN = re.compile(r"[\w.]+$")
 _INITIALS = re.compile(r"(?:[a-z]\.)+[a-z]")
 
@@ -22,7 +25,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """Split ``text`` into sentence spans with a punctuation rule (no model).
 
     A sentence ends at ``.``, ``!`` or ``?`` (with any closing quotes or brackets) followed
-    by white space or the end of the text, or at a line break. A period inside a token
+    by white space or the end of the text, or at a line break, or between glued sentences
+    ("Lawler.Michael Gregory", not "System.Collections.Generic" or "St.Louis"). A period inside a token
     ("2.3", "cache.ttl", "$1.4") or after an abbreviation, an initial or dotted initials
     (:data:`ABBREVIATIONS`, "J.", "U.S.") does not end one. Linear in ``len(text)``.
 
@@ -45,15 +49,22 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     for m in _BOUNDARY.finditer(text):
         if m.group(0).rstrip("\"')]") == "." and _abbreviation(text, start, m.start()):
             continue
+        if m.group("glued") and "." in _last_token(text, start, m.start()):
+            continue  # a dotted name ("System.Collections.Generic"), not two sentences
         add(start, m.end())
         start = m.end()
     add(start, len(text))
     return spans
 
 
+def _last_token(text: str, start: int, dot: int) -> str:
+    """The word (letters, digits, inner periods) right before ``dot``."""
+    m = _LAST_TOKEN.search(text, max(start, dot - 64), dot)
+    return m.group(0) if m else ""
+
+
 def _abbreviation(text: str, start: int, dot: int) -> bool:
     """True when the period at ``dot`` closes an abbreviation or an initial ("J.", "U.S.")."""
-    m = _LAST_TOKEN.search(text, max(start, dot - 64), dot)
-    raw = m.group(0) if m else ""
+    raw = _last_token(text, start, dot)
     tok = raw.lower()
     return tok in ABBREVIATIONS or (len(raw) == 1 and raw.isupper()) or bool(_INITIALS.fullmatch(tok))

@@ -54,3 +54,16 @@ def test_verdict_does_not_depend_on_case_or_tokenisation(guard, answer, ok):
     tok = guard.check(_tokenise(answer), [_tokenise(CONTEXT)])
     assert plain.passed is ok and tok.passed is ok
     assert tok.score == pytest.approx(plain.score, abs=0.15)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Past hosts included Jerry Lawler.Michael Gregory Mizanin (born 1980) is a wrestler.",
+     ["Past hosts included Jerry Lawler.", "Michael Gregory Mizanin (born 1980) is a wrestler."]),
+    ("It was released in 2008.The album sold well.", ["It was released in 2008.", "The album sold well."]),
+    ("He won (in 1980).Then he retired, aged 40.", ["He won (in 1980).", "Then he retired, aged 40."]),
+    ("Use System.Collections.Generic namespace. Then go.", ["Use System.Collections.Generic namespace.", "Then go."]),
+    ("He moved to St.Louis in 1990.", ["He moved to St.Louis in 1990."]),
+    ("The value is 2.3 and cache.ttl is set.", ["The value is 2.3 and cache.ttl is set."]),
+])
+def test_glued_sentences_split_and_dotted_names_do_not(text: str, expected: list[str]) -> None:
+    assert [text[a:b] for a, b in split_sentences(text)] == expected
