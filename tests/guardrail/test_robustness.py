@@ -112,10 +112,12 @@ def test_passages_of_one_check_are_parsed_in_one_batch() -> None:
     g = Guard(GROUNDING, extractor=ext)
     passages = [f"Company {i} was founded in {1900 + i} by person {i}." for i in range(40)]
     g.check("Company 3 was founded in 1903.", passages)
-    ctx_batches = [b for b in ext.batches if b[0] in passages]
-    assert len(ctx_batches) == 1 and sorted(ctx_batches[0]) == sorted(passages)
+    # one spaCy pass per check: the passages share it with the answer (and the question)
+    ctx_batches = [b for b in ext.batches if any(t in passages for t in b)]
+    assert len(ctx_batches) == 1 and set(passages) <= set(ctx_batches[0])
+    assert len(ctx_batches[0]) <= len(passages) + 2
     g.check("Company 4 was founded in 1904.", passages[::-1])  # all cached now
-    assert sum(b[0] in passages for b in ext.batches) == 1
+    assert sum(any(t in passages for t in b) for b in ext.batches) == 1
 
 
 @pytest.mark.slow
