@@ -11,15 +11,16 @@ import pytest
 from guardrail.llm.client import LLMClient, Message
 from guardrail.policy.prompts import refinement_messages
 from guardrail.policy.refine import RefinementRequest
+from guardrail.types import GuardResult
 
 CONTEXT = ("Apple was founded by Steve Jobs and Steve Wozniak in 1976 in Cupertino, California.",)
 BAD = "Apple was founded by Bill Gates in 1999."
 
 
 def _request(answer: str = BAD, deadline: float | None = None) -> RefinementRequest:
-    # the verdict is not read by the prompt or the client
-    return RefinementRequest("Who founded Apple?", CONTEXT, answer, None, '- "1999": [[1999]]', 1,  # type: ignore[arg-type]
-                             deadline)
+    # a bare verdict: the client reads none of it (the prompt reads its flagged nodes, here none)
+    result = GuardResult(passed=False, score=0.7, threshold=0.5, answer=answer)
+    return RefinementRequest("Who founded Apple?", CONTEXT, answer, result, '- "1999": [[1999]]', 1, deadline)
 
 
 class _Recorder:
@@ -35,7 +36,7 @@ class _Recorder:
 def client() -> tuple[LLMClient, _Recorder]:
     c = LLMClient("http://127.0.0.1:9/v1", max_tokens=100)
     rec = _Recorder()
-    c.chat = rec  # type: ignore[method-assign]
+    c.chat = rec  # type: ignore[method-assign,assignment]
     return c, rec
 
 
