@@ -10,9 +10,11 @@ local model in ``tests/guardrail/llm/test_refine_evidence_llm.py``.
 
 from __future__ import annotations
 
+from _scripted import ScriptedLLM
+
 from guardrail.policy.acceptance import check_corrections
 from guardrail.policy.feedback import FeedbackItem, build_feedback, feedback_items
-from guardrail.policy.refine import RefinementRequest, Refiner
+from guardrail.policy.refine import Refiner
 from guardrail.types import FlaggedNode, GuardResult, Span
 
 CONTEXT = ["Marie Curie won the Nobel Prize in Physics in 1903. In 1911 she won the Nobel Prize in Chemistry."]
@@ -41,17 +43,6 @@ class ScriptedGuard:
 
     def log_result(self, *args: object, **kwargs: object) -> None:
         pass
-
-
-class ScriptedLLM:
-    """Stands in for the chat model: plays back replies in order, records the requests."""
-
-    def __init__(self, *replies: str) -> None:
-        self.replies, self.requests = list(replies), []  # type: ignore[var-annotated]
-
-    def __call__(self, req: RefinementRequest) -> str:
-        self.requests.append(req)
-        return self.replies[min(len(self.requests), len(self.replies)) - 1]
 
 
 def test_evidence_is_the_sentence_of_the_wrong_values_slot() -> None:

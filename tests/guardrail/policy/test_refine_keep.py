@@ -11,12 +11,13 @@ right repair that leaves a weak flag on an untouched sentence). The repair tests
 from __future__ import annotations
 
 import pytest
+from _scripted import ScriptedLLM
 
 from guardrail.errors import ConfigError
 from guardrail.policy.acceptance import introduced_values, judge_round
 from guardrail.policy.feedback import FeedbackItem
 from guardrail.policy.progress import compare_rounds, fresh_flags
-from guardrail.policy.refine import UNVERIFIED_MARK, RefinementRequest, Refiner
+from guardrail.policy.refine import UNVERIFIED_MARK, Refiner
 from guardrail.policy.repair import evidence_repair
 from guardrail.policy.rounds import weakly_flagged
 from guardrail.types import FlaggedNode, GuardResult, Span
@@ -45,17 +46,6 @@ class ScriptedGuard:
 
     def log_result(self, *args: object, **kwargs: object) -> None:
         pass
-
-
-class ScriptedLLM:
-    """Stands in for the chat model: plays back replies in order, records the requests."""
-
-    def __init__(self, *replies: str) -> None:
-        self.replies, self.requests = list(replies), []  # type: ignore[var-annotated]
-
-    def __call__(self, req: RefinementRequest) -> str:
-        self.requests.append(req)
-        return self.replies[min(len(self.requests), len(self.replies)) - 1]
 
 
 def test_introduced_values_by_value_and_case_blind() -> None:
