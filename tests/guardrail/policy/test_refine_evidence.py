@@ -7,9 +7,10 @@ model is in ``tests/guardrail/llm/test_refine_evidence_llm.py``."""
 from __future__ import annotations
 
 import pytest
+from _scripted import ScriptedLLM
 
 from guardrail import Guard
-from guardrail.policy.refine import RefinementRequest, Refiner, enforce
+from guardrail.policy.refine import Refiner, enforce
 
 pytestmark = pytest.mark.slow
 
@@ -20,16 +21,6 @@ ELSEWHERE = "Marie Curie won the Nobel Prize in Chemistry in 1903."
 RIGHT = "Marie Curie won the Nobel Prize in Chemistry in 1911."
 
 
-class Scripted:
-    def __init__(self, *replies: str) -> None:
-        self.replies = list(replies)
-        self.requests: list[RefinementRequest] = []
-
-    def __call__(self, req: RefinementRequest) -> str:
-        self.requests.append(req)
-        return self.replies[min(len(self.requests), len(self.replies)) - 1]
-
-
 def test_the_guard_alone_would_pass_the_elsewhere_value(guard: Guard) -> None:
     # why the acceptance check is needed: the whole-answer check does not catch it
     assert not guard.check(PLANTED, CONTEXT, QUESTION).passed
@@ -37,7 +28,7 @@ def test_the_guard_alone_would_pass_the_elsewhere_value(guard: Guard) -> None:
 
 
 def test_elsewhere_value_is_not_delivered_as_passed(guard: Guard) -> None:
-    llm = Scripted(ELSEWHERE)
+    llm = ScriptedLLM(ELSEWHERE)
     out = enforce(guard, "refine", PLANTED, CONTEXT, QUESTION, reprompt=llm,
                   refiner=Refiner(guard, max_iterations=3, repair=False))
     assert out.action != "refined" and not out.result.passed and "1903" not in out.answer
@@ -47,7 +38,7 @@ def test_elsewhere_value_is_not_delivered_as_passed(guard: Guard) -> None:
 
 
 def test_the_evidence_value_is_accepted_after_a_rejected_round(guard: Guard) -> None:
-    out = enforce(guard, "refine", PLANTED, CONTEXT, QUESTION, reprompt=Scripted(ELSEWHERE, RIGHT),
+    out = enforce(guard, "refine", PLANTED, CONTEXT, QUESTION, reprompt=ScriptedLLM(ELSEWHERE, RIGHT),
                   refiner=Refiner(guard, max_iterations=3, repair=False))
     assert out.action == "refined" and out.answer == RIGHT and out.result.passed
     assert out.rejected_rounds == (1,)
