@@ -78,6 +78,13 @@ class AlignmentInput:
         A memo, not a field (equality unchanged); an input changed with :func:`dataclasses.replace`
         starts empty. ``key`` must name everything ``make`` depends on besides this input.
 
+        Parameters
+        ----------
+        key : hashable
+            Names the work and every parameter it depends on besides this input.
+        make : callable
+            Computes the value (no arguments); called at most once per ``key``.
+
         Returns
         -------
         object

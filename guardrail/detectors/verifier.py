@@ -179,7 +179,7 @@ class VerifierDetector(Detector):
         :data:`~guardrail.align.views.EVIDENCE_VIEWS`, in that order): ``"passage"`` the chosen
         evidence, ``"sentence"`` its best sentence, ``"window"`` that sentence with its
         neighbours. A claim's p(supported) is the mean over its views
-        (:mod:`guardrail.align.views`); node evidence and occlusion read the first view.
+        (:mod:`guardrail.align.views`); triple checks and occlusion read ``explain_view``.
         Default ``"passage+sentence+window"``, chosen on the fit sets of
         ``benchmarks/fit_default.py`` (verifier alone, ROC-AUC against the passage view alone):
         QAGS-C 0.63 (0.54), HaluEval summarization 0.84 (0.82), claims dev part a 0.70 (0.66),
