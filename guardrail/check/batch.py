@@ -14,6 +14,7 @@ from guardrail.check.graphs import prefetch_passages, windows
 from guardrail.check.parts import Parts
 from guardrail.errors import BatchError, InvalidInputError
 from guardrail.extract.given import split_context_input
+from guardrail.text.markup import blank_markup
 from guardrail.types import GuardResult
 from guardrail.validate import ValidatedInput, check_fields, size_reason, validate_input
 
@@ -80,7 +81,7 @@ def prefetch_claims(parts: Parts, rows: Sequence[_Row]) -> None:
     if parts.kb is not None:
         return
     dets = [d for d in parts.detectors_for(parts.config) if hasattr(d, "prefetch")]
-    todo = [(v.answer, v.contexts, v.question) for _, v in rows if v is not None and not v.abstain_reason]
+    todo = [(blank_markup(v.answer), v.contexts, v.question) for _, v in rows if v is not None and not v.abstain_reason]
     for d in dets:
         d.prefetch(todo, parts.encoder.get() if getattr(d, "sentence_by_meaning", False) else None)
 

@@ -16,6 +16,7 @@ from typing import Any
 from guardrail.config import GuardConfig
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.text.declines import is_declined
+from guardrail.text.markup import blank_markup
 from guardrail.types import Explanation, GuardResult, KnowledgeGraph
 from guardrail.validate import check_fields, clean_input, clean_text, size_reason, validate_input
 
@@ -81,7 +82,8 @@ class Inputs:
     Parameters
     ----------
     answer : str
-        The cleaned answer.
+        The cleaned answer as the detectors read it: its Markdown, list and citation markup
+        blanked (:func:`~guardrail.text.markup.blank_markup`, same length as the answer).
     contexts : tuple of str
         The cleaned non-empty passages.
     question : str or None
@@ -137,8 +139,9 @@ def read(answer: str, contexts: ContextInput, question: str | None, id: str | No
         v = validate_input(answer, texts, question, **cfg.size_limits)
     run = Run(_base(v.answer, v.question, id, cfg), t0, contexts=v.contexts)
     run.timings["validate"] = ms(t0)
-    if v.answer and is_declined(v.answer):  # states no fact: nothing to judge
+    answer_read = blank_markup(v.answer)  # same length: spans into it are spans into the answer
+    if answer_read.strip() and is_declined(answer_read):  # states no fact: nothing to judge
         return run, run.declined(cfg)
     if v.abstain_reason:
         return run, run.abstain(v.abstain_reason)
-    return run, Inputs(v.answer, v.contexts, v.question, given_graph)
+    return run, Inputs(answer_read, v.contexts, v.question, given_graph)

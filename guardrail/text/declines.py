@@ -191,7 +191,10 @@ def non_answer_sentence(sentence: str) -> bool:
     True when the sentence holds a word of :data:`~guardrail.text.lexicon.NON_ANSWER_WORDS`
     ("know", "sure", "sorry", "idea", ...) and no word outside it and
     :data:`~guardrail.text.lexicon.DECLINE_WORDS` (see the module docstring for why this is
-    not :func:`declined_sentence`). A bare "Yes." or "No." is not one (left to the
+    not :func:`declined_sentence`), and for a pleasantry around the answer: a word of
+    :data:`~guardrail.text.lexicon.PLEASANTRY_HEADS` ("hope", "glad", "great", ...) and no
+    word outside those lists and :data:`~guardrail.text.lexicon.PLEASANTRY_WORDS` ("Great
+    question!", "I hope this helps.", "Let me know if you need anything else."). A bare "Yes." or "No." is not one (left to the
     verifier), nor is a hedged statement.
 
     Parameters
@@ -207,7 +210,14 @@ def non_answer_sentence(sentence: str) -> bool:
     False
     >>> non_answer_sentence("I don't know what it's about.")
     False
+    >>> non_answer_sentence("Let me know if you need anything else!")
+    True
+    >>> non_answer_sentence("Great, it was founded in 2011.")
+    False
     """
     words = _ASCII_WORD.findall(sentence.lower())
-    return any(w in lx.NON_ANSWER_WORDS for w in words) and all(
-        w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
+    if any(w in lx.NON_ANSWER_WORDS for w in words) and all(
+            w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words):
+        return True
+    return any(w in lx.PLEASANTRY_HEADS for w in words) and all(
+        w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)

@@ -11,7 +11,7 @@ __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WOR
            "POLAR_FALLBACK_WORDS", "NEGATION_WORDS", "NEGATING_VERBS", "ANTONYM_PAIRS",
            "HEDGES", "ENGLISH_ONLY_WORDS", "FOREIGN_FUNCTION_WORDS", "ABBREVIATIONS", "PERSONAL_PRONOUNS",
            "NEUTER_PRONOUNS", "PLURAL_PRONOUNS", "RELATIVE_PRONOUNS", "ENTITY_LINK_STOP_WORDS", "NGRAM_SKIP_WORDS",
-           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
+           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "PLEASANTRY_WORDS", "PLEASANTRY_HEADS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
            "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
            "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
 
@@ -156,6 +156,21 @@ DECLINE_WORDS: frozenset[str] = frozenset(
     "totally exactly honestly so that this the a an to about of on it answer question information info "
     "enough have tell say help you with unfortunately sorry but well hmm ok okay oh thanks thank please "
     "at moment right now anything any".split()
+)
+
+#: Words that make a sentence a pleasantry around the answer ("Great question!", "I hope this
+#: helps.", "Let me know if you need anything else."): it needs one of them ...
+PLEASANTRY_HEADS: frozenset[str] = frozenset(
+    "great good excellent interesting hope helps helpful glad happy welcome feel free certainly absolutely "
+    "course let assist assistance clarification else".split()
+)
+
+#: ... and every other word from here or :data:`DECLINE_WORDS`. A closed list, as for declines: a
+#: sentence with any other word may state something and is scored.
+PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
+    "question questions ask asking need needs further more other else additional details detail here s "
+    "is are be what found there if your have has any anything can i'd love happy of for let's me know "
+    "hear hearing from more always".split()
 )
 
 #: Light verbs: too general to be the predicate a negation is checked on.

@@ -1,0 +1,52 @@
+"""A formatted answer gets the verdict of its plain form (issue 23: answer styles).
+
+LLM answers come as Markdown: numbered and bulleted lists, bold values, headers, tables,
+citation markers and pleasantries around the facts. The markup states nothing, so each
+style must get the plain answer's verdict, the flagged node must be the wrong value, and
+the result must hold the answer as written. Real spaCy and the shipped default guard.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail import Guard
+
+pytestmark = pytest.mark.slow
+
+CONTEXT = ("Norvik Robotics is a Swedish maker of warehouse robots founded in 2011 in Gothenburg. "
+           "The company employs 340 people. Its chief executive officer is Ingrid Halvorsen, who took over "
+           "from the founder Lars Ek in 2019. The Atlas lifter can carry loads of up to 450 kilograms and "
+           "runs for ten hours on one charge.")
+QUESTION = "Tell me about Norvik Robotics."
+FACTS = ("Norvik Robotics was founded in 2011 in Gothenburg", "It employs {n} people",
+         "The Atlas lifter carries up to 450 kilograms")
+
+STYLES = {
+    "plain": lambda f: ". ".join(f) + ".",
+    "bullets": lambda f: "\n".join(f"- {x}" for x in f),
+    "numbered": lambda f: "\n".join(f"{i}. {x}" for i, x in enumerate(f, 1)),
+    "bold": lambda f: ". ".join(f).replace("2011", "**2011**").replace("people", "people**").replace(
+        "It employs ", "It employs **") + ".",
+    "citations": lambda f: " ".join(f"{x} [{i}]." for i, x in enumerate(f, 1)),
+    "header": lambda f: "## Summary\n" + ". ".join(f) + ".",
+    "chatty": lambda f: "Great question! " + ". ".join(f) + ". Let me know if you need anything else!",
+}
+
+
+@pytest.fixture(scope="module")
+def guard() -> Guard:
+    return Guard()
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_style_gets_the_plain_verdict(guard, style):
+    right = STYLES[style]([f.format(n=340) for f in FACTS])
+    wrong = STYLES[style]([f.format(n=520) for f in FACTS])
+    r_right = guard.check(right, [CONTEXT], QUESTION, log=False)
+    r_wrong = guard.check(wrong, [CONTEXT], QUESTION, log=False)
+    assert r_right.passed, (style, round(r_right.score, 3))
+    assert not r_wrong.passed, (style, round(r_wrong.score, 3))
+    assert r_right.answer == right and r_wrong.answer == wrong  # the answer as written
+    flagged = [wrong[n.span.start:n.span.end] for n in r_wrong.flagged_nodes if n.span is not None]
+    assert flagged and all("520" in t for t in flagged), flagged

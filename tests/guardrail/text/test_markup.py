@@ -1,0 +1,64 @@
+"""Answer markup is blanked one character for one, and nothing else is (guardrail.text.markup)."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.text.declines import non_answer_sentence
+from guardrail.text.markup import blank_markup
+from guardrail.text.sentences import split_sentences
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("1. It employs **340** people [2].", "   It employs   340   people    ."),
+    ("- Founded in 2011\n- It employs 340 people", "  Founded in 2011\n  It employs 340 people"),
+    ("a) first\nb) second", "   first\n   second"),
+    ("## Summary\nIt was founded in 2011.", "          \nIt was founded in 2011."),
+    ("### Founded in 2011", "    Founded in 2011"),  # a header with a digit may state a fact: kept
+    ("The *Atlas lifter* carries `450 kg` [Doc 2]\u30103\u2020source\u3011.",
+     "The  Atlas lifter  carries  450 kg                   ."),
+    ("See [1, 2] and [^3].", "See        and     ."),
+    ("> quoted\n***", "  quoted\n   "),
+    ("```python\nx = 1\n```", "         \nx = 1\n   "),
+    ("| fact | value |\n|---|---|\n| founded | 2011 |",
+     "                \n         \n  founded , 2011  "),
+])
+def test_markup_is_blanked_with_offsets_kept(text, read):
+    assert blank_markup(text) == read
+    assert len(blank_markup(text)) == len(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Set cache_ttl to 30 seconds.",          # an underscore inside a word
+    "It is 5 * 3 = 15 and 2 - 1.",           # arithmetic
+    "-5 degrees is cold.",                   # a minus sign, not a bullet
+    "It rose 5-10 % [a].",                   # a bracket that is no citation
+    "Norvik Robotics was founded in 2011.",  # plain prose
+    "A. Lincoln was president.",             # an initial, not a list letter
+])
+def test_text_without_markup_is_unchanged(text):
+    assert blank_markup(text) == text
+
+
+def test_list_items_are_sentences_of_their_own():
+    read = blank_markup("1. Founded in 2011\n2. It employs 340 people")
+    assert [read[s:e] for s, e in split_sentences(read)] == ["Founded in 2011", "It employs 340 people"]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Great question!", True),
+    ("I hope this helps.", True),
+    ("Let me know if you need anything else!", True),
+    ("Is there anything else I can help you with?", True),
+    ("Feel free to ask if you have more questions.", True),
+    ("Great, it was founded in 2011.", False),
+    ("I hope you enjoy the Atlas lifter.", False),
+    ("Happy to help: the fee is 28 million euros.", False),
+])
+def test_pleasantries_carry_nothing_to_verify(sentence, expected):
+    assert non_answer_sentence(sentence) is expected
+
+
+def test_ptb_quotes_are_not_code():
+    text = "` the typical western diet is processed,' says the author . ``everyone got naked'' ."
+    assert blank_markup(text) == text
