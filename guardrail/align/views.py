@@ -13,11 +13,45 @@ Every view is derived from the claim's chosen :class:`~guardrail.align.claims.Ev
 (its best sentence lies in the passage chosen for the claim), so views keep the evidence's
 guarantee that unrelated added passages cannot dilute it.
 
-The sentence view may hold two candidates: the best sentence by word overlap and, when a
-sentence encoder is given, the sentence of the same passage closest in meaning
-(:func:`closest_sentences`); the verifier takes the better supported of the two, so a
-reworded claim ("the CEO" for "its chief executive officer") is not read against a sentence
-that merely shares its names.
+The sentence view may hold up to three candidates: the best sentence by word overlap; when
+a sentence encoder is given, the sentence of the same passage closest in meaning
+(:func:`closest_sentences`), so a reworded claim ("the CEO" for "its chief executive
+officer") is not read against a sentence that merely shares its names; and the best
+sentence by word overlap once sentence-initial anaphors are resolved
+(:func:`resolved_sentences`, below), where it differs. The verifier takes the best
+supported candidate.
+
+A sentence-view candidate that opens with a third-person pronoun, possessive or "the
+company" (:data:`ANAPHORS`) is read with that word replaced by the name that opens the
+previous sentence of the same passage (:func:`resolve_opener`): "Its chief executive
+officer is Ingrid Halvorsen." after "Norvik Robotics is a Swedish maker ..." is read as
+"Norvik Robotics's chief executive officer is Ingrid Halvorsen.". This is a narrow,
+rule-based stand-in for coreference: only sentence-initial words (a pronoun inside a
+sentence usually has its antecedent in the same sentence), only the sentence view (the
+window already holds the previous sentence), never across passages, no parse; the
+antecedent is the name that opens the previous sentence, its usual subject. The list holds
+the third-person subject pronouns and possessives that open a sentence about an entity
+named before ("It", "Its", "He", "His", "She", "Her", "They", "Their") and the definite
+descriptions of the entity a RAG passage is most often about ("The company", "This
+company", "The firm"); demonstratives alone ("This", "These") more often refer to an event
+or a whole clause, first and second person ("I", "We", "You") to the writer or reader,
+whom no previous sentence names. Where no name opens the previous sentence ("On 16
+September we sent ..."), "he" / "she" would become "the trilogy" or "the company" "the
+growth", the sentence is read as it is.
+
+Replacing the word, not reading the previous sentence and this one together, was chosen
+on the claims of the claims data's dev part a (contexts ending in 0) whose sentence view
+opens with an anaphor, with the shipped verifier. With the previous sentence prepended
+(45 claims), the sentence view's mean p(supported) rose for unsupported claims (0.24 to
+0.38) more than for supported ones (0.43 to 0.52) and its ROC-AUC on them fell from 0.69 to
+0.63 (an extra sentence lends support to claims it does not make: "eight volunteers" 0.01
+to 0.53 next to "short by 8"). With the word replaced (39 claims change), 0.71 to 0.71, and
+0.64 to 0.65 for the mean of the three views. The resolved overlap candidate changes 2
+claims of that set (both unsupported, sentence view 0.03 to 0.08 and 0.14 to 0.14). Over
+all 728 claims of dev part a, the mean of the three views ranks as before (ROC-AUC 0.679
+with and without the rule; 35 claims change), while the planted "CEO" answer of
+``tests/guardrail/test_dilution.py`` goes from unsupported (sentence view 0.003) to
+supported (0.97).
 
 References
 ----------
@@ -29,6 +63,7 @@ Function", ACL 2023.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -37,7 +72,8 @@ from guardrail.align.claims import Evidence, _lexical_scores, select_evidence
 from guardrail.align.encoder import TextEncoder
 from guardrail.text.surface import detokenize
 
-__all__ = ["EVIDENCE_VIEWS", "view_texts", "closest_sentences", "claim_views", "MEANING_WEIGHT", "FACT_WORDS"]
+__all__ = ["EVIDENCE_VIEWS", "view_texts", "closest_sentences", "claim_views", "MEANING_WEIGHT", "FACT_WORDS",
+           "ANAPHORS", "MAX_ANTECEDENTS", "resolve_opener", "resolved_sentences"]
 
 #: Weight of the bi-encoder cosine against the word overlap (scaled to the passage's best) in
 #: :func:`closest_sentences`; 0.5 as measured on the fit sets of ``benchmarks/fit_default.py``.
@@ -47,6 +83,82 @@ MEANING_WEIGHT = 0.5
 #: ``"sentence"`` its best sentence alone, ``"window"`` the best sentence with one
 #: neighbour on each side (within the same passage's chosen text or not).
 EVIDENCE_VIEWS = ("passage", "sentence", "window")
+
+#: Sentence-initial words (case as they open a sentence) that :func:`resolve_opener` replaces
+#: by the name that opens the previous sentence (the module docstring says why these).
+ANAPHORS = ("It", "Its", "He", "His", "She", "Her", "They", "Their", "The company", "This company", "The firm")
+
+#: How far back :func:`resolve_opener` looks for the name: it steps over sentences that open
+#: with an anaphor themselves ("X is ... . It was founded ... . Its CEO is ...").
+MAX_ANTECEDENTS = 2
+
+_OPENER = re.compile("(?:" + "|".join(re.escape(a) for a in sorted(ANAPHORS, key=len, reverse=True)) + r")\b")
+_POSSESSIVES = frozenset({"Its", "His", "Her", "Their"})
+_PERSONAL = frozenset({"He", "His", "She", "Her"})
+_DESCRIPTIONS = frozenset({"The company", "This company", "The firm"})
+#: A sentence's opening name: "The lake", "The Lanterns of Sarn", "Norvik Robotics", "Iriarte".
+_NAME = re.compile(r"The\s+[a-z]+\b|(?:The\s+)?[A-Z][\w&.-]*(?:\s+(?:of\s+)?[A-Z][\w&.-]*)*")
+#: Capitalised words that open a sentence without naming its subject.
+_NOT_NAMES = frozenset(
+    "A An After Also Although And As At Because Before But By During Each Every For From However I If In "
+    "It Its Last Many Meanwhile Most My No Of On Once Our Since So Some That Then There These This "
+    "Those To Under Until We When While With Yet You Your".split())
+
+
+def _opening_name(sentence: str) -> str:
+    """The name that opens ``sentence``; "" when it opens with no name or with an anaphor."""
+    m = _NAME.match(sentence)
+    if m is None or _OPENER.match(sentence):
+        return ""
+    words = m.group(0).split()
+    return "" if (words[0] == "The" and len(words) == 1) or words[0] in _NOT_NAMES else m.group(0)
+
+
+def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | None = None) -> str:
+    """Sentence ``i``, its opening anaphor replaced by the name that opens the sentence before.
+
+    A sentence that opens with one of :data:`ANAPHORS` ("Its chief executive officer is
+    ...") gets the name that opens the previous sentence of the same passage in its place
+    (a possessive as ``"<name>'s"``); when that sentence opens with an anaphor too, the
+    one before it, up to :data:`MAX_ANTECEDENTS` sentences back. Any other sentence, the
+    first sentence of a passage, a pronoun inside a sentence, a previous sentence that opens
+    with no name, "he" / "she" for a name opening with "The" ("The trilogy") and "the
+    company" for a common noun ("The growth") leave the sentence as it is.
+
+    Parameters
+    ----------
+    i : int
+        Index of the sentence in ``sentences`` (``0 <= i < len(sentences)``).
+    sentences : sequence of str
+        The context sentences, detokenised.
+    sources : sequence of int or None
+        The passage of each sentence; None reads all sentences as one passage.
+
+    Returns
+    -------
+    str
+        The sentence, with its opening anaphor replaced or as it is.
+
+    Examples
+    --------
+    >>> resolve_opener(1, ["Norvik Robotics builds robots.", "Its CEO is Ingrid Halvorsen."])
+    "Norvik Robotics's CEO is Ingrid Halvorsen."
+    >>> resolve_opener(1, ["Norvik Robotics builds robots.", "Ingrid Halvorsen runs it."])
+    'Ingrid Halvorsen runs it.'
+    """
+    text = sentences[i]
+    word = _OPENER.match(text)
+    lo = i - 1
+    while lo > i - MAX_ANTECEDENTS and lo >= 0 and _OPENER.match(sentences[lo]):
+        lo -= 1
+    if word is None or lo < 0 or (sources is not None and any(sources[k] != sources[i] for k in range(lo, i))):
+        return text
+    name = _opening_name(sentences[lo])
+    proper = (name[:1].isupper() and not name.startswith("The ")) or name[4:5].isupper()
+    if not name or (word.group(0) in _PERSONAL and name.startswith("The ")) or (
+            word.group(0) in _DESCRIPTIONS and not proper):
+        return text
+    return (f"{name}'s" if word.group(0) in _POSSESSIVES else name) + text[word.end():]
 
 
 def _window(evidence: Evidence, sentences: Sequence[str], sources: Sequence[int] | None) -> str:
@@ -101,8 +213,52 @@ def closest_sentences(claims: Sequence[str], evidence: Sequence[Evidence], sente
     return out
 
 
+def resolved_sentences(claims: Sequence[str], evidence: Sequence[Evidence], sentences: Sequence[str],
+                       sources: Sequence[int] | None) -> list[int]:
+    """For each claim, the sentence of its passage with the most word overlap once read resolved.
+
+    Word overlap (IDF-weighted, as the evidence's best sentence is chosen) is taken over the
+    sentences of the passage that holds the claim's best sentence, each read as
+    :func:`resolve_opener` gives it; "Its chief executive officer is Ingrid Halvorsen" read as
+    "Norvik Robotics's chief executive officer ..." shares "Norvik Robotics" with a claim
+    about the company's CEO, which the sentence as written does not.
+
+    Parameters
+    ----------
+    claims : sequence of str
+        The claims, as the verifier reads them.
+    evidence : sequence of Evidence
+        Each claim's chosen evidence (same length as ``claims``).
+    sentences : sequence of str
+        The context sentences the evidence indexes into, detokenised.
+    sources : sequence of int or None
+        The passage of each sentence.
+
+    Returns
+    -------
+    list of int
+        One sentence index per claim: the best sentence read resolved, where it is a sentence
+        whose opener was resolved and has more overlap than the evidence's best sentence
+        (read resolved too); else ``-1``.
+    """
+    res = [resolve_opener(i, sentences, sources) for i in range(len(sentences))]
+    out = [-1] * len(claims)
+    if res == list(sentences):
+        return out
+    for k, e in enumerate(evidence):
+        if e.best < 0:
+            continue
+        idx = [i for i in range(len(sentences)) if sources is None or sources[i] == sources[e.best]]
+        lex = _lexical_scores(claims[k], [res[i] for i in idx])
+        top = int(np.argmax(lex))
+        if lex[top] > lex[idx.index(e.best)] and res[idx[top]] != sentences[idx[top]]:
+            out[k] = idx[top]
+    return out
+
+
 def view_texts(evidence: Evidence, sentences: Sequence[str], views: Sequence[str],
-               sources: Sequence[int] | None = None, closest: int = -1) -> list[tuple[str, ...]]:
+               sources: Sequence[int] | None = None, closest: int = -1, *, resolved: int = -1,
+               antecedents: bool = True) -> list[tuple[str, ...]]:
     """The evidence texts of each view, in the order of ``views``.
 
     Parameters
@@ -118,11 +274,18 @@ def view_texts(evidence: Evidence, sentences: Sequence[str], views: Sequence[str
     closest : int
         The sentence closest in meaning (:func:`closest_sentences`), a second candidate of
         the sentence view when it differs from the best sentence; ``-1``: none.
+    resolved : int
+        The best sentence by word overlap once openers are resolved
+        (:func:`resolved_sentences`), a further candidate of the sentence view when it
+        differs from both; ``-1``: none.
+    antecedents : bool
+        Read a sentence-view candidate that opens with an anaphor with the anaphor replaced
+        (:func:`resolve_opener`); False: every candidate is its sentence as it is.
 
     Returns
     -------
     list of tuple of str
-        The candidate texts of each view (one, or two for the sentence view); the verifier
+        The candidate texts of each view (one, or up to three for the sentence view); the verifier
         reads a view as its best supported candidate. Without a best sentence
         (``evidence.best == -1``) every view is the evidence's text.
     """
@@ -131,8 +294,8 @@ def view_texts(evidence: Evidence, sentences: Sequence[str], views: Sequence[str
         if v == "passage" or evidence.best < 0:
             out.append((evidence.text,))
         elif v == "sentence":
-            alt = (sentences[closest],) if closest >= 0 and closest != evidence.best else ()
-            out.append((sentences[evidence.best], *alt))
+            idx = list(dict.fromkeys(i for i in (evidence.best, closest, resolved) if i >= 0))
+            out.append(tuple(resolve_opener(i, sentences, sources) if antecedents else sentences[i] for i in idx))
         else:
             out.append((_window(evidence, sentences, sources),))
     return out
@@ -169,7 +332,9 @@ def claim_views(claims: Sequence[str], sentences: Sequence[str], sources: Sequen
         Names from :data:`EVIDENCE_VIEWS`.
     encoder : TextEncoder or None
         With an encoder, the sentence view also holds the sentence closest in meaning
-        (:func:`closest_sentences`).
+        (:func:`closest_sentences`). Without one too, it holds the best sentence by word
+        overlap once openers are resolved (:func:`resolved_sentences`) where that differs,
+        except for knowledge-base facts.
 
     Returns
     -------
@@ -178,9 +343,14 @@ def claim_views(claims: Sequence[str], sentences: Sequence[str], sources: Sequen
         candidate texts per view (:func:`view_texts`).
     """
     read = [detokenize(t) for t in sentences]
-    if sources is not None and len(set(sources)) == len(sources) and all(len(t.split()) <= FACT_WORDS for t in read):
+    facts = sources is not None and len(set(sources)) == len(sources) and all(len(t.split()) <= FACT_WORDS for t in read)
+    if facts:
         sources = None  # passages of one short sentence each (KB facts): read them together
     evs = [select_evidence(c, read, max_words=max_words, sources=sources) for c in claims]
     near = ([-1] * len(evs) if encoder is None or "sentence" not in views
             else closest_sentences(claims, evs, read, sources, encoder))
-    return evs, [view_texts(e, read, views, sources, c) for e, c in zip(evs, near)]
+    # facts read together are still separate passages: a fact's antecedent is never another fact
+    again = ([-1] * len(evs) if facts or "sentence" not in views
+             else resolved_sentences(claims, evs, read, sources))
+    return evs, [view_texts(e, read, views, sources, c, resolved=r, antecedents=not facts)
+                 for e, c, r in zip(evs, near, again)]

@@ -71,13 +71,10 @@ def test_planted_wrong_answer_stays_flagged_with_1_2_and_4_passages(guard, case)
 _V5_APPOSITIVE = pytest.mark.xfail(strict=True, reason="verifier v5 misreads an appositive as unsupported")
 
 
-#: Evidence views (issue 23): the claim's best sentence by word overlap is the one naming Norvik Robotics,
-#: not "Its chief executive officer is Ingrid Halvorsen" ("CEO" shares no word with it), so the single-
-#: sentence view reads the right answer as unsupported and the mean of the three views fails it (0.60).
-#: Reading the sentence closest in meaning as well (``sentence_by_meaning``) finds that sentence, but the
-#: verifier reads it as unsupported too (p 0.005): "Its" is not resolved to Norvik Robotics.
-_VIEWS_REWORDED = pytest.mark.xfail(strict=True, reason="sentence view picks the best sentence by overlap")
-_MARKS = {"cto_role": _V5_APPOSITIVE, "ceo": _VIEWS_REWORDED}
+#: "ceo" passes since the sentence view resolves a sentence-initial "Its" (guardrail.align.views.resolve_opener):
+#: "Its chief executive officer is Ingrid Halvorsen" read as "Norvik Robotics's chief executive officer ..." is
+#: the best sentence by word overlap once resolved, p 0.97 (0.005 unresolved).
+_MARKS = {"cto_role": _V5_APPOSITIVE}
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=_MARKS[c]) if c in _MARKS else c

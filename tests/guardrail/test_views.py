@@ -18,7 +18,7 @@ def test_each_view_text() -> None:
     ev = Evidence(text="A founded B in 1990. B makes lamps. It employs 40 people.", units=(0, 1, 2), best=2)
     passage, sentence, window = view_texts(ev, SENTS, EVIDENCE_VIEWS, SOURCES)
     assert passage == (ev.text,)
-    assert sentence == ("It employs 40 people.",)
+    assert sentence == ("B employs 40 people.",)  # its opening "It" resolved (test_views_coref.py)
     # the window stops at the passage boundary: "C is in Oslo." belongs to another passage
     assert window == ("B makes lamps. It employs 40 people.",)
 
