@@ -12,7 +12,7 @@ its ``group`` is the dev item, -1 on every train row): train rows of the *pair s
 by default ``claims`` and ``hard``) with the same evidence tokens (the ids before the claim) form one
 group, kept only when it holds both labels. That pairs a claims-data edit with the claim it edits
 when both select the same evidence (89 % of the claims train contexts' edits at the three evidence
-budgets of ``build_pairs.py``) and a hard negative with its unedited claim likewise.
+budgets of ``build_pairs.py``) and a hard negative with its unedited claim likewise (not measured here).
 
 Standalone like ``gpu_train.py``: numpy and torch only.
 """
@@ -164,7 +164,7 @@ def plan_units(d: dict[str, Any], groups: np.ndarray, cap: int) -> dict[str, lis
 
 def grouped_epoch_plan(units: dict[str, list[np.ndarray]], mix: dict[str, float], lens: np.ndarray,
                        batch: int, rng: random.Random) -> list[np.ndarray]:
-    """One epoch of length-grouped batches made of whole units (``gpu_train.epoch_plan`` with
+    """One epoch of length-grouped batches made of whole units (:func:`epoch_plan` with
     units in place of rows): each mix group's units repeated by its weight (the fractional part
     drawn at random), shuffled, sorted by length within chunks of about ``50 * batch`` rows and
     packed into batches of at most ``batch`` rows.
