@@ -3,6 +3,8 @@
 # safetensors, numpy and scikit-learn, no network. Trains the sweep of training/gpu_train.py inside
 # BUDGET_S seconds (default 420: the whole call then fits 9 minutes on one H100) and writes the chosen
 # fp16 weights in 15 MiB pieces, metrics.json and train_log.txt to $OUT (6 files).
+# The default sweep (gpu_train.DEFAULT_SWEEP, six runs) has one pair-term run (pair=0.5, issue 24) beside its
+# BCE-only twin lr=5e-5,mix=claims:2/hard:2; pass --sweep to replace it.
 #
 # Before the call, on the build machine (see training/README.md):
 #   python training/build_pairs.py --out training/work4 && python training/hard_negatives.py

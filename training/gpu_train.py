@@ -17,6 +17,10 @@ CPU (``--state DIR``): one run; model, optimiser, schedule, step and RNG state a
 ``DIR/state.pt`` every ``--save-every-s`` seconds and at the end, and a restarted command resumes
 from them (the batch plan is rebuilt from the seed, so the same pairs come next).
 
+Pair term (sweep key ``pair``, ``training/pair_loss.py``): ``pair * softplus(margin - (logit_s - logit_u))``
+over a batch's supported / unsupported rows on the same evidence, added to the BCE; the plan then keeps
+each such group in one batch. ``pair=0`` (the default): the plan and the loss of a run without it.
+
 Selection score: the mean of the claims-data ROC-AUC (dev part a) and the mean HaluEval ROC-AUC
 (QA, dialogue, summarization val, even items); the report rows (claims dev part b, HaluEval val odd
 items, NLI dev) are never used to choose.
@@ -35,22 +39,29 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from pathlib import Path
+from typing import Any, TextIO
 
 import numpy as np
 import torch
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pair_loss import PAIR_SOURCES, build_plan, epoch_plan, pair_groups, pair_term  # noqa: E402
+
 __all__ = ["RunSpec", "parse_sweep", "load_data", "epoch_plan", "evaluate", "main"]
 
-DEFAULT_SWEEP = ("lr=3e-5,mix=claims:2/hard:2;lr=5e-5,mix=claims:2/hard:2;lr=2e-5,mix=claims:2/hard:2;"
+DEFAULT_SWEEP = ("lr=3e-5,mix=claims:2/hard:2;lr=5e-5,mix=claims:2/hard:2;lr=5e-5,mix=claims:2/hard:2,pair=0.5;"
                  "lr=3e-5,mix=claims:3/hard:3/nli:0.5;lr=3e-5,mix=claims:2/hard:2,seed=1;"
                  "lr=5e-5,mix=claims:3/hard:3/nli:0.5")
 SPLITS = ("train", "select", "report")
 
 
 class RunSpec(dict):  # type: ignore[type-arg]
-    """One sweep point: ``lr`` (float), ``seed`` (int), ``epochs`` (float), ``mix`` (group -> weight)."""
+    """One sweep point: ``lr`` (float), ``seed`` (int), ``epochs`` (float), ``mix`` (group -> weight),
+    ``pair`` (weight of the pair term, 0 = off), ``margin`` (float) and ``pairsrc`` (mix groups paired)."""
 
 
 def parse_sweep(text: str, epochs: float) -> list[RunSpec]:
@@ -61,7 +72,10 @@ def parse_sweep(text: str, epochs: float) -> list[RunSpec]:
     text : str
         Runs separated by ``;``; keys ``lr`` (float), ``seed`` (int), ``epochs`` (float) and
         ``mix`` (``group:weight`` pairs joined by ``/``; a group is the source name before ``:``,
-        ``*`` the default; weight 1 when absent, fractions sampled per epoch).
+        ``*`` the default; weight 1 when absent, fractions sampled per epoch), ``pair`` (float >= 0,
+        weight of the pairwise contrast term; 0, the default, leaves it out), ``margin`` (float,
+        default 1.0) and ``pairsrc`` (mix groups paired by evidence, joined by ``/``; default
+        ``claims/hard``).
     epochs : float
         Epochs of a run that names none.
 
@@ -77,22 +91,26 @@ def parse_sweep(text: str, epochs: float) -> list[RunSpec]:
     """
     runs = []
     for part in filter(None, (p.strip() for p in text.split(";"))):
-        spec = RunSpec(lr=3e-5, seed=0, epochs=epochs, mix={})
+        spec = RunSpec(lr=3e-5, seed=0, epochs=epochs, mix={}, pair=0.0, margin=1.0, pairsrc=list(PAIR_SOURCES))
         for kv in part.split(","):
             k, v = kv.split("=", 1)
             if k == "mix":
                 spec["mix"] = {g: float(w) for g, w in (x.split(":") for x in v.split("/"))}
-            elif k in ("lr", "epochs"):
+            elif k in ("lr", "epochs", "pair", "margin"):
                 spec[k] = float(v)
             elif k == "seed":
                 spec[k] = int(v)
+            elif k == "pairsrc":
+                spec[k] = [g for g in v.split("/") if g]
             else:
                 raise ValueError(f"unknown sweep key {k!r}")
+        if spec["pair"] < 0:
+            raise ValueError(f"pair weight must be >= 0, got {spec['pair']}")
         runs.append(spec)
     return runs
 
 
-def load_data(path: Path) -> dict:
+def load_data(path: Path) -> dict[str, Any]:
     """Load the ``.npz`` of ``training/gpu_prepare.py``.
 
     Returns
@@ -113,35 +131,7 @@ def load_data(path: Path) -> dict:
     return d
 
 
-def epoch_plan(d: dict, mix: dict, batch: int, rng: random.Random) -> list[np.ndarray]:
-    """One epoch of length-grouped batches over the train rows, each source group repeated by its
-    mix weight (the fractional part drawn at random).
-
-    Returns
-    -------
-    list of ndarray
-        Row indices per batch (at most ``batch`` rows of similar length), in random order.
-    """
-    train = np.flatnonzero(d["split"] == 0)
-    groups = np.array([d["group_of_src"][s] for s in d["src"][train]])
-    idx: list[int] = []
-    for g in sorted(set(groups)):
-        rows = train[groups == g].tolist()
-        w = mix.get(g, mix.get("*", 1.0))
-        idx += rows * int(w)
-        idx += rng.sample(rows, int(round((w - int(w)) * len(rows))))
-    rng.shuffle(idx)
-    lens = d["lens"]
-    out = []
-    chunk = batch * 50
-    for c in range(0, len(idx), chunk):
-        part = sorted(idx[c:c + chunk], key=lambda i: lens[i])
-        out += [np.asarray(part[b:b + batch]) for b in range(0, len(part), batch)]
-    rng.shuffle(out)
-    return out
-
-
-def collate(d: dict, rows: np.ndarray, device: str) -> dict[str, torch.Tensor]:
+def collate(d: dict[str, Any], rows: np.ndarray, device: str) -> dict[str, torch.Tensor]:
     """Padded ``input_ids``, ``attention_mask``, ``token_type_ids`` (width a multiple of 16)."""
     width = int(d["lens"][rows].max() + 15) // 16 * 16
     ids = np.zeros((len(rows), width), dtype=np.int64)
@@ -157,7 +147,7 @@ def collate(d: dict, rows: np.ndarray, device: str) -> dict[str, torch.Tensor]:
 
 
 @torch.no_grad()
-def predict(model: torch.nn.Module, d: dict, rows: np.ndarray, device: str, batch: int = 256) -> np.ndarray:
+def predict(model: torch.nn.Module, d: dict[str, Any], rows: np.ndarray, device: str, batch: int = 256) -> np.ndarray:
     """p(supported) of each row."""
     model.eval()
     order = rows[np.argsort(d["lens"][rows])]
@@ -168,7 +158,7 @@ def predict(model: torch.nn.Module, d: dict, rows: np.ndarray, device: str, batc
             logits = model(**collate(d, part, device)).logits.float().squeeze(-1)
         out[part] = torch.sigmoid(logits).cpu().numpy()
     model.train()
-    return out[rows]
+    return np.asarray(out[rows])
 
 
 def _auc(y: np.ndarray, p: np.ndarray) -> float:
@@ -177,7 +167,7 @@ def _auc(y: np.ndarray, p: np.ndarray) -> float:
     return float(roc_auc_score(y, p)) if len(set(y.tolist())) == 2 else float("nan")
 
 
-def evaluate(model: torch.nn.Module, d: dict, device: str, split: int) -> dict:
+def evaluate(model: torch.nn.Module, d: dict[str, Any], device: str, split: int) -> dict[str, Any]:
     """Item-level metrics of one dev split (an item's p(supported) is its least supported row,
     as the detector reads a multi-sentence claim).
 
@@ -206,7 +196,7 @@ def evaluate(model: torch.nn.Module, d: dict, device: str, split: int) -> dict:
     np.minimum.at(p, inv, p_rows)
     first = rows[np.unique(inv, return_index=True)[1]]
     y, src, kind = d["label"][first], d["src"][first], d["kind"][first]
-    out: dict = {"sources": {}, "kinds": {}}
+    out: dict[str, Any] = {"sources": {}, "kinds": {}}
     for s in sorted(set(src.tolist())):
         m = src == s
         yy, pp = y[m], p[m]
@@ -221,7 +211,7 @@ def evaluate(model: torch.nn.Module, d: dict, device: str, split: int) -> dict:
     return out
 
 
-def selection_score(ev: dict) -> float:
+def selection_score(ev: dict[str, Any]) -> float:
     """Mean of the claims ROC-AUC and the mean HaluEval ROC-AUC of a select evaluation."""
     s = ev["sources"]
     hal = [v["roc_auc"] for k, v in s.items() if k.startswith("halueval") and not math.isnan(v["roc_auc"])]
@@ -235,10 +225,11 @@ def load_model(init: Path, device: str) -> torch.nn.Module:
     from transformers import AutoModelForSequenceClassification
 
     model = AutoModelForSequenceClassification.from_pretrained(str(init), num_labels=1, dtype=torch.float32)
-    return model.to(device).train()
+    model = model.to(device).train()
+    return model  # type: ignore[no-any-return]
 
 
-def log(fh, msg: str) -> None:  # type: ignore[no-untyped-def]
+def log(fh: TextIO, msg: str) -> None:
     line = f"[{time.strftime('%H:%M:%S')}] {msg}"
     print(line, flush=True)
     fh.write(line + "\n")
@@ -248,23 +239,26 @@ def log(fh, msg: str) -> None:  # type: ignore[no-untyped-def]
 class Trainer:
     """One run of the sweep: schedule fitted to a time slice, epoch evaluations, best state kept."""
 
-    def __init__(self, spec: RunSpec, args: argparse.Namespace, d: dict, device: str, fh) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, spec: RunSpec, args: argparse.Namespace, d: dict[str, Any], device: str, fh: TextIO) -> None:
         self.spec, self.args, self.d, self.device, self.fh = spec, args, d, device, fh
         torch.manual_seed(spec["seed"])
         self.rng = random.Random(spec["seed"])
         self.model = load_model(Path(args.init), device)
         n_ep = math.ceil(spec["epochs"])
-        self.plan: list[np.ndarray] = []
-        self.epoch_ends = []
-        for _ in range(n_ep):
-            self.plan += epoch_plan(d, spec["mix"], args.batch_size, self.rng)
-            self.epoch_ends.append(len(self.plan))
+        self.pair_group = pair_groups(d, spec["pairsrc"]) if spec["pair"] > 0 else None
+        self.pair_losses: list[torch.Tensor] = []
+        if self.pair_group is not None:
+            log(fh, f"  pair term: {int(self.pair_group.max()) + 1} evidence groups with both labels, "
+                    f"{int((self.pair_group >= 0).sum())} train rows")
+        self.plan, self.epoch_ends = build_plan(d, spec["mix"], args.batch_size, self.rng, n_ep, self.pair_group)
         self.total = self.planned = int(len(self.plan) * spec["epochs"] / n_ep)
         self.epoch_ends = self.planned_ends = [min(e, self.total) for e in self.epoch_ends]
         self.opt = torch.optim.AdamW(self.model.parameters(), lr=spec["lr"], weight_decay=0.01)
         self.warm = max(10, int(0.06 * self.total))
         self.sched = torch.optim.lr_scheduler.LambdaLR(self.opt, self._lr_factor)
-        self.step, self.curve, self.best = 0, [], (-1.0, None, None)
+        self.step = 0
+        self.curve: list[dict[str, Any]] = []
+        self.best: tuple[float, dict[str, torch.Tensor] | None, int | None] = (-1.0, None, None)
 
     def _lr_factor(self, s: int) -> float:
         return min((s + 1) / self.warm, max(0.0, (self.total - s) / max(1, self.total - self.warm)))
@@ -285,7 +279,12 @@ class Trainer:
         with torch.autocast(self.device.split(":")[0], dtype=torch.bfloat16, enabled=self.args.bf16):
             logits = self.model(**x).logits.squeeze(-1)
         loss = torch.nn.functional.binary_cross_entropy_with_logits(logits.float(), y)
-        loss.backward()
+        if self.pair_group is not None:
+            g = torch.from_numpy(self.pair_group[self.plan[self.step]]).to(self.device)
+            term = pair_term(logits.float(), y, g, self.spec["margin"])
+            self.pair_losses.append(term.detach())
+            loss = loss + self.spec["pair"] * term
+        loss.backward()  # type: ignore[no-untyped-call]
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
         self.opt.step()
         self.sched.step()
@@ -303,11 +302,11 @@ class Trainer:
             state = {k: v.detach().to("cpu", copy=True) for k, v in self.model.state_dict().items()}
             self.best = (score, state, self.step)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return {"model": self.model.state_dict(), "opt": self.opt.state_dict(), "sched": self.sched.state_dict(),
                 "step": self.step, "total": self.total, "curve": self.curve, "spec": dict(self.spec)}
 
-    def restore(self, st: dict) -> None:
+    def restore(self, st: dict[str, Any]) -> None:
         self.model.load_state_dict(st["model"])
         self.opt.load_state_dict(st["opt"])
         self.sched.load_state_dict(st["sched"])
@@ -332,7 +331,9 @@ def run_one(run: int, tr: Trainer, deadline: float, args: argparse.Namespace, st
                 per_step = (marks[-1][1] - a[1]) / max(1, tr.step - a[0])
                 n_evals = sum(1 for e in tr.epoch_ends if e > tr.step) + 1
                 tr.fit_to(deadline - time.time() - n_evals * args.eval_s, per_step)
-                log(tr.fh, f"  run {run} step {tr.step}/{tr.total} loss {loss_avg:.4f} "
+                pair = f" pair {float(torch.stack(tr.pair_losses).mean()):.4f}" if tr.pair_losses else ""
+                tr.pair_losses = []
+                log(tr.fh, f"  run {run} step {tr.step}/{tr.total} loss {loss_avg:.4f}{pair} "
                            f"lr {tr.sched.get_last_lr()[0]:.2e} {per_step * 1000:.1f} ms/step")
         if state_path is not None and time.time() - last_save > args.save_every_s:
             save_state(tr, state_path)
@@ -355,7 +356,7 @@ def save_state(tr: Trainer, path: Path) -> None:
     log(tr.fh, f"  state saved at step {tr.step} -> {path}")
 
 
-def write_best(state: dict, init: Path, out: Path, part_mib: int) -> list[str]:
+def write_best(state: dict[str, Any], init: Path, out: Path, part_mib: int) -> list[str]:
     """fp16 safetensors of ``state`` with ``init``'s config, cut into pieces of ``part_mib`` MiB."""
     from safetensors.torch import save_file
 
@@ -409,7 +410,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--state needs a sweep of exactly one run")
     log(fh, f"device {device} ({torch.cuda.get_device_name(0) if device.startswith('cuda') else 'cpu'}); "
             f"{int((d['split'] == 0).sum())} train rows; {len(specs)} run(s); budget {args.budget_s:.0f}s")
-    results, best = [], (-1.0, None, None, -1)
+    results: list[dict[str, Any]] = []
+    best: tuple[float, dict[str, torch.Tensor] | None, int | None, int] = (-1.0, None, None, -1)
     deadline_all = t_start + args.budget_s
     for run, spec in enumerate(specs):
         left = deadline_all - time.time()
@@ -433,8 +435,8 @@ def main(argv: list[str] | None = None) -> None:
     finish(best, results, d, device, args, out, fh, t_start)
 
 
-def finish(best: tuple, results: list, d: dict, device: str, args: argparse.Namespace, out: Path,  # type: ignore[type-arg]
-           fh, t_start: float) -> None:  # type: ignore[no-untyped-def]
+def finish(best: tuple[Any, ...], results: list[dict[str, Any]], d: dict[str, Any], device: str,
+           args: argparse.Namespace, out: Path, fh: TextIO, t_start: float) -> None:
     """Evaluate the chosen checkpoint on select and report rows; write weights and metrics."""
     model = load_model(Path(args.init), device)
     model.load_state_dict(best[1])

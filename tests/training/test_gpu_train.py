@@ -26,6 +26,7 @@ TRAIN = [
     {"evidence": EV, "claim": "Varnay co-founded Ardwyn in 1998.", "label": 0, "source": "hard:biz:hn_date"},
     {"evidence": EV, "claim": "Achebe started the company with Varnay.", "label": 1, "source": "nli:snli"},
     {"evidence": EV, "claim": "Ardwyn was founded in Monterrey.", "label": 0, "source": "nli:snli"},
+    {"evidence": EV, "claim": "Varnay co-founded Ardwyn in 1989.", "label": 1, "source": "hard:biz:hn_date:orig"},
 ] * 3
 
 
@@ -46,7 +47,7 @@ def packed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     path = tmp_path_factory.mktemp("gpu") / "data.npz"
     counts = pack(TRAIN, _dev(), path)
-    assert counts == {"train": 12, "select": 8, "report": 8}
+    assert counts == {"train": 15, "select": 8, "report": 8}
     return path
 
 
@@ -67,11 +68,13 @@ def test_a_sweep_writes_the_chosen_weights_in_pieces_and_its_metrics(packed: Pat
     from gpu_train import main
 
     out = tmp_path / "out"
-    main(["--data", str(packed), "--out", str(out), "--sweep", "lr=3e-5,mix=claims:2/hard:2;lr=5e-5,seed=1",
+    main(["--data", str(packed), "--out", str(out), "--sweep", "lr=3e-5,mix=claims:2/hard:2;lr=5e-5,seed=1,pair=0.5",
           "--max-steps", "2", "--batch-size", "4", "--epochs", "1", "--part-mib", "15", "--device", "cpu"])
     m = json.loads((out / "metrics.json").read_text())
     assert [len(r["curve"]) >= 1 for r in m["runs"]] == [True, True]
     assert m["chosen"]["run"] in (0, 1)
+    assert m["runs"][1]["spec"]["pair"] == 0.5 and m["runs"][0]["spec"]["pair"] == 0.0
+    assert "pair term: 1 evidence groups with both labels, 6 train rows" in (out / "train_log.txt").read_text()
     assert set(m["report"]["sources"]) == {"claims", "halueval_qa"}
     assert "claims:date" in m["report"]["kinds"]
     parts = sorted(out.glob("model.safetensors.part*"))
