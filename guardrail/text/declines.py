@@ -37,7 +37,8 @@ from functools import lru_cache
 from guardrail.text import lexicon as lx
 from guardrail.text.sentences import split_sentences
 
-__all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "normalize_decline_text", "MAX_DECLINE_CHARS"]
+__all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "question_sentence", "normalize_decline_text",
+           "MAX_DECLINE_CHARS"]
 
 #: Longer answers are never read as declines (a decline is short; this bounds the work too).
 MAX_DECLINE_CHARS = 600
@@ -221,3 +222,36 @@ def non_answer_sentence(sentence: str) -> bool:
         return True
     return any(w in lx.PLEASANTRY_HEADS for w in words) and all(
         w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
+
+
+_QUESTION_OPENERS = frozenset(
+    "do does did have has had is are was were will would can could should shall may might must "
+    "what which who whom whose when where why how any anything".split())
+
+
+def question_sentence(sentence: str) -> bool:
+    """Whether one sentence of an answer is a question put to the user, which states no fact.
+
+    True when the sentence ends with ``?`` (closing quotes and brackets aside) and opens with
+    an auxiliary or a wh-word ("Have you read them?", "Would you like more suggestions?",
+    "Is there anything else?"). A statement with a tag question ("He wrote Rumble Fish, have
+    you read it?", "Impressive, right?") opens with its subject and is not one. The verifier
+    leaves such questions out of an answer's score when the answer states something else
+    (a dialogue response's "Do you like that genre?" is no claim), and scores them as before
+    when it does not.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence, as written.
+
+    Examples
+    --------
+    >>> question_sentence("Would you like more suggestions?")
+    True
+    >>> question_sentence("He also wrote Rumble Fish, have you read it?")
+    False
+    """
+    text = sentence.strip().rstrip("\"')]\u201d\u2019 ")
+    words = _ASCII_WORD.findall(text[:40].lower())
+    return text.endswith("?") and bool(words) and words[0] in _QUESTION_OPENERS

@@ -22,7 +22,14 @@ What is blanked (and nothing else):
   blanked whole;
 * horizontal rules and a table's separator row (``|---|---|``) and the header row above it;
   the outer cell borders of a table row become spaces and its inner borders commas;
-* citation markers: ``[1]``, ``[1, 2]``, ``[^3]``, ``[Doc 2]``, ``[source 1]``, ``【4†source】``.
+* citation markers: ``[1]``, ``[1, 2]``, ``[^3]``, ``[Doc 2]``, ``[source 1]``, ``【4†source】``,
+  parenthesised source notes ("(Source: passage 1)", "(see the fact sheet)") and a trailing
+  source list (a line opening with "Sources:" or "References:", and the ``[n] ...`` lines under it);
+* answer scaffolding that states no fact: a label opening a line ("Answer:", "Final answer:",
+  "TL;DR:", "Summary:", "Step 2:", "A:"), a restated question line ("Q: ...", "Question: ..."),
+  a lead-in line that introduces a list ("Here are the key facts:") and an attribution opening
+  a sentence ("According to the provided context,", "Based on the documents,", "The context
+  states that").
 
 References
 ----------
@@ -48,6 +55,22 @@ _TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^\n]*?\S)\*\*(?![\w*])|(?<![\w_])__(?=\S)([^\n]*?\S)__(?![\w_])")
 _EM = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])([^_\n]*?[^\s_\\])_(?![\w_])")
+_SOURCE_NOTE = re.compile(r"\((?:sources?|see|refs?|references?|cf\.|citations?)\b[^()\n]{0,80}\)", re.IGNORECASE)
+_SOURCE_LIST = re.compile(r"^[ \t]*(?:sources?|references?|citations?)[ \t]*:", re.IGNORECASE)
+_SOURCE_ITEM = re.compile(r"^[ \t]*(?:[-*][ \t]*)?\[\d{1,3}\]")
+_QUESTION_LINE = re.compile(r"^[ \t]*(?:Q|Question)[ \t]*[:.][ \t]")
+_LABEL = re.compile(
+    r"^[ \t]*(?:A|Answer|Short answer|Final answer|TL;?DR|Summary|In short|In summary|Bottom line|"
+    r"Step[ \t]+\d{1,3}|Note)[ \t]*:[ \t]*", re.IGNORECASE)
+_LEAD_IN = re.compile(r"^[ \t]*(?:here (?:is|are)|the following|below (?:is|are))\b[^\n]{0,80}:[ \t]*$", re.IGNORECASE)
+_SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|above[ \t]+|available[ \t]+)?"
+                 r"(?:context|contexts|documents?|passages?|sources?|information|text|excerpts?|articles?)")
+_ATTRIBUTION = re.compile(
+    r"(?:^|(?<=[.!?][ \t])|(?<=[.!?][ \t]{2}))[ \t]*(?:"
+    r"(?:according to|based on|as (?:stated|mentioned|described|noted|explained) in|from|per)[ \t]+"
+    + _SOURCE_WORDS + r"(?:[ \t]+provided)?[ \t]*,[ \t]*"
+    r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]+"
+    r")", re.IGNORECASE)
 _CODE = re.compile(r"(?<!`)(`{1,3})(?=[^\s`])([^`\n]*?[^\s`])\1(?!`)")
 _CITATION = re.compile(
     r"\[\^?\d{1,3}(?:[ \t]*[,;\u2013-][ \t]*\d{1,3})*\]"
@@ -77,7 +100,8 @@ def _table_row(line: str) -> str:
 
 
 def _line(line: str, is_header_row: bool) -> str:
-    if _FENCE.match(line) or _RULE.match(line) or _TABLE_SEP.match(line) or is_header_row:
+    if (_FENCE.match(line) or _RULE.match(line) or _TABLE_SEP.match(line) or is_header_row
+            or _QUESTION_LINE.match(line) or _LEAD_IN.match(line)):
         return _spaces(line)
     if _TABLE_ROW.match(line):
         line = _table_row(line)
@@ -92,7 +116,10 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _pairs(_STRONG, line, 2)
     line = _pairs(_EM, line, 1)
     line = _CODE.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(1)), line)
-    return _CITATION.sub(lambda x: " " * len(x.group(0)), line)
+    line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
+    for pat in (_CITATION, _SOURCE_NOTE, _ATTRIBUTION):
+        line = pat.sub(lambda x: " " * len(x.group(0)), line)
+    return line
 
 
 def blank_markup(text: str) -> str:
@@ -107,19 +134,20 @@ def blank_markup(text: str) -> str:
     -------
     str
         Of the same length as ``text`` (line breaks kept), so every character offset into it
-        is an offset into ``text``. Text without markup characters is returned as is.
+        is an offset into ``text``.
 
     Examples
     --------
     >>> blank_markup("1. It employs **340** people [2].")
     '   It employs   340   people    .'
     """
-    if not any(c in text for c in "*_`#>|[)-+\u2022\u25aa\u2023\u25e6\u3010~") and not re.search(r"^\s*\d{1,3}[.)]\s", text, re.M):
-        return text
     lines = text.split("\n")
     out = []
+    sources = False
     for k, line in enumerate(lines):
+        sources = _SOURCE_LIST.match(line) is not None or (sources and (_SOURCE_ITEM.match(line) is not None
+                                                                        or not line.strip()))
         header_row = (_TABLE_ROW.match(line) is not None and k + 1 < len(lines)
                       and _TABLE_SEP.match(lines[k + 1]) is not None)
-        out.append(_line(line, header_row))
+        out.append(_spaces(line) if sources else _line(line, header_row))
     return "\n".join(out)

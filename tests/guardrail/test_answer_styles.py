@@ -31,6 +31,13 @@ STYLES = {
     "citations": lambda f: " ".join(f"{x} [{i}]." for i, x in enumerate(f, 1)),
     "header": lambda f: "## Summary\n" + ". ".join(f) + ".",
     "chatty": lambda f: "Great question! " + ". ".join(f) + ". Let me know if you need anything else!",
+    "attribution": lambda f: "According to the provided context, " + ". Based on the documents, ".join(f) + ".",
+    "sources": lambda f: ". ".join(f) + " (Source: passage 1).\n\nSources: [1] Norvik fact sheet",
+    "steps": lambda f: "\n".join(f"Step {i}: {x}." for i, x in enumerate(f, 1)),
+    "lead_in": lambda f: "Here are the key facts:\n" + "\n".join(f"* {x}" for x in f),
+    "labelled": lambda f: "TL;DR: " + f[1] + ".\n\n**Answer:** " + ". ".join(f) + ".",
+    "qa": lambda f: "Q: What do we know about Norvik Robotics?\nA: " + ". ".join(f) + ".",
+    "question_back": lambda f: ". ".join(f) + ". Would you like to know more about its products?",
 }
 
 

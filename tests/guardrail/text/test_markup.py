@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.text.declines import non_answer_sentence
+from guardrail.text.declines import non_answer_sentence, question_sentence
 from guardrail.text.markup import blank_markup
 from guardrail.text.sentences import split_sentences
 
@@ -62,3 +62,42 @@ def test_pleasantries_carry_nothing_to_verify(sentence, expected):
 def test_ptb_quotes_are_not_code():
     text = "` the typical western diet is processed,' says the author . ``everyone got naked'' ."
     assert blank_markup(text) == text
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("According to the provided context, it employs 340 people.",
+     "                                   it employs 340 people."),
+    ("It was founded in 2011. Based on the documents, it employs 340.",
+     "It was founded in 2011.                         it employs 340."),
+    ("The context states that it carries 450 kg.", "                        it carries 450 kg."),
+    ("It employs 340 people (Source: passage 1).", "It employs 340 people                    ."),
+    ("It employs 340.\nSources:\n[1] Fact sheet", "It employs 340.\n        \n" + " " * 14),
+    ("Q: How many?\nA: 340.", "            \n   340."),
+    ("Step 2: Fill the tank.", "        Fill the tank."),
+    ("**Final answer:** 340", "                  340"),
+    ("Here are the key facts:\n- 340 people", "                       \n  340 people"),
+])
+def test_scaffolding_is_blanked(text, read):
+    assert blank_markup(text) == read
+
+
+@pytest.mark.parametrize("text", [
+    "He came from Norway, per his biography.",        # "per" not before a source word
+    "The answer was found in 1921.",                  # no label at the start of a line
+    "Norvik has two products: Atlas and Orbit.",      # a colon inside a claim
+    "From 2011 to 2019 it grew.",                     # "From" not before a source word
+])
+def test_statements_are_not_scaffolding(text):
+    assert blank_markup(text) == text
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Would you like more suggestions?", True),
+    ("Have you read them?", True),
+    ("Is that the one with Adam Sandler?", True),
+    ("He also wrote Rumble Fish, have you read it?", False),
+    ("Impressive, right?", False),
+    ("It opened in 1932.", False),
+])
+def test_questions_to_the_user(sentence, expected):
+    assert question_sentence(sentence) is expected
