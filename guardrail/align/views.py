@@ -70,6 +70,7 @@ import numpy as np
 
 from guardrail.align.claims import Evidence, _lexical_scores, select_evidence
 from guardrail.align.encoder import TextEncoder
+from guardrail.text.numerals import digits_for_words
 from guardrail.text.surface import detokenize
 
 __all__ = ["EVIDENCE_VIEWS", "view_texts", "closest_sentences", "claim_views", "MEANING_WEIGHT", "FACT_WORDS",
@@ -346,7 +347,7 @@ def claim_views(claims: Sequence[str], sentences: Sequence[str], sources: Sequen
     facts = sources is not None and len(set(sources)) == len(sources) and all(len(t.split()) <= FACT_WORDS for t in read)
     if facts:
         sources = None  # passages of one short sentence each (KB facts): read them together
-    evs = [select_evidence(c, read, max_words=max_words, sources=sources) for c in claims]
+    evs = [select_evidence(digits_for_words(c), read, max_words=max_words, sources=sources) for c in claims]
     near = ([-1] * len(evs) if encoder is None or "sentence" not in views
             else closest_sentences(claims, evs, read, sources, encoder))
     # facts read together are still separate passages: a fact's antecedent is never another fact

@@ -37,7 +37,8 @@ from functools import lru_cache
 from guardrail.text import lexicon as lx
 from guardrail.text.sentences import split_sentences
 
-__all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "question_sentence", "normalize_decline_text",
+__all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "question_sentence", "source_decline_sentence",
+           "normalize_decline_text",
            "MAX_DECLINE_CHARS"]
 
 #: Longer answers are never read as declines (a decline is short; this bounds the work too).
@@ -255,3 +256,39 @@ def question_sentence(sentence: str) -> bool:
     text = sentence.strip().rstrip("\"')]\u201d\u2019 ")
     words = _ASCII_WORD.findall(text[:40].lower())
     return text.endswith("?") and bool(words) and words[0] in _QUESTION_OPENERS
+
+
+#: A sentence about what the *retrieved text* holds: its subject is the context, not the world.
+_SOURCE_SUBJECT = re.compile(
+    r"^(?:note:?\s*)?(?:(?:the|these|this|those|your)\s+)?(?:provided\s+|given\s+|retrieved\s+|above\s+)?"
+    r"(?:context|contexts|documents?|passages?|text|sources?|information|articles?|excerpts?)\b"
+    r"|^(?:note:?\s*)?there\s+is\s+no\s+(?:information|mention|detail|data)\b"
+    r"|^(?:note:?\s*)?no\s+(?:information|details?)\b")
+
+
+def source_decline_sentence(sentence: str) -> bool:
+    """Whether one sentence of an answer says only what the retrieved text does not hold.
+
+    True for a decline (:func:`declined_sentence`: a known phrase, then only what is not
+    known) whose subject is the context ("The context does not say how many of them are
+    engineers.", "Note: the documents do not specify the fee.", "There is no information
+    about her age."). Such a sentence states nothing about the world, so the verifier leaves
+    it out of the score of an answer that states something else; a decline by the writer ("I
+    don't know much about him.") is not one (it stays scored; see the module docstring).
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence, as written.
+
+    Examples
+    --------
+    >>> source_decline_sentence("The passage does not state when it was founded.")
+    True
+    >>> source_decline_sentence("I don't know much about him.")
+    False
+    """
+    text = normalize_decline_text(sentence)
+    if _SOURCE_SUBJECT.match(text) is None:
+        return False
+    return declined_sentence(re.sub(r"^note:?\s*", "", text)) == "decline"

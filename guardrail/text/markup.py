@@ -27,9 +27,11 @@ What is blanked (and nothing else):
   source list (a line opening with "Sources:" or "References:", and the ``[n] ...`` lines under it);
 * answer scaffolding that states no fact: a label opening a line ("Answer:", "Final answer:",
   "TL;DR:", "Summary:", "Step 2:", "A:"), a restated question line ("Q: ...", "Question: ..."),
-  a lead-in line that introduces a list ("Here are the key facts:") and an attribution opening
-  a sentence ("According to the provided context,", "Based on the documents,", "The context
-  states that").
+  a lead-in line that introduces a list ("Here are the key facts:"), an attribution opening
+  or closing a sentence ("According to the provided context,", "Based on the documents,", "The
+  context states that", "I found the following in the documents:", "..., according to the
+  context.") and a clause on what the context does not say before the answer ("The documents
+  do not mention her age, but ...").
 
 References
 ----------
@@ -67,10 +69,17 @@ _SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|a
                  r"(?:context|contexts|documents?|passages?|sources?|information|text|excerpts?|articles?)")
 _ATTRIBUTION = re.compile(
     r"(?:^|(?<=[.!?][ \t])|(?<=[.!?][ \t]{2}))[ \t]*(?:"
-    r"(?:according to|based on|as (?:stated|mentioned|described|noted|explained) in|from|per)[ \t]+"
+    r"(?:according to|based on|as (?:stated|mentioned|described|noted|explained) in|from|per|as per)[ \t]+"
     + _SOURCE_WORDS + r"(?:[ \t]+provided)?[ \t]*,[ \t]*"
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]+"
+    r"|(?:i found the following|here is what i found|here's what i found|here is what|here's what)[^:\n]{0,60}:[ \t]*"
+    r"|" + _SOURCE_WORDS + r"[ \t]+(?:do|does|did)[ \t]+not[ \t]+(?:mention|say|specify|state|include|provide|"
+    r"contain|give|indicate|list|cover)\b[^,.;:!?\n]{0,80},[ \t]*(?:but|however,?)[ \t]+"
     r")", re.IGNORECASE)
+#: An attribution closing a sentence: "..., according to the context."
+_TRAILING_ATTRIBUTION = re.compile(
+    r"[ \t]*,?[ \t]*(?:according to|as (?:stated|mentioned|described|noted) in|as per|per)[ \t]+"
+    + _SOURCE_WORDS + r"(?=[ \t]*[.!?](?:[ \t]|$)|[ \t]*$)", re.IGNORECASE)
 _CODE = re.compile(r"(?<!`)(`{1,3})(?=[^\s`])([^`\n]*?[^\s`])\1(?!`)")
 _CITATION = re.compile(
     r"\[\^?\d{1,3}(?:[ \t]*[,;\u2013-][ \t]*\d{1,3})*\]"
@@ -117,7 +126,7 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _pairs(_EM, line, 1)
     line = _CODE.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(1)), line)
     line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
-    for pat in (_CITATION, _SOURCE_NOTE, _ATTRIBUTION):
+    for pat in (_CITATION, _SOURCE_NOTE, _ATTRIBUTION, _TRAILING_ATTRIBUTION):
         line = pat.sub(lambda x: " " * len(x.group(0)), line)
     return line
 

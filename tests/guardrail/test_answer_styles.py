@@ -38,6 +38,11 @@ STYLES = {
     "labelled": lambda f: "TL;DR: " + f[1] + ".\n\n**Answer:** " + ". ".join(f) + ".",
     "qa": lambda f: "Q: What do we know about Norvik Robotics?\nA: " + ". ".join(f) + ".",
     "question_back": lambda f: ". ".join(f) + ". Would you like to know more about its products?",
+    "trailing_attribution": lambda f: ", according to the context. ".join(f) + ", according to the context.",
+    "context_silent": lambda f: ". ".join(f) + ". The context does not say how many of them are engineers.",
+    "partial_decline": lambda f: "The documents do not mention its revenue, but " + f[0][0].lower() + f[0][1:] + ". "
+    + ". ".join(f[1:]) + ".",
+    "found": lambda f: "I found the following in the documents: " + ". ".join(f) + ".",
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.text.declines import non_answer_sentence, question_sentence
+from guardrail.text.declines import non_answer_sentence, question_sentence, source_decline_sentence
 from guardrail.text.markup import blank_markup
 from guardrail.text.sentences import split_sentences
 
@@ -76,6 +76,11 @@ def test_ptb_quotes_are_not_code():
     ("Step 2: Fill the tank.", "        Fill the tank."),
     ("**Final answer:** 340", "                  340"),
     ("Here are the key facts:\n- 340 people", "                       \n  340 people"),
+    ("It employs 340, according to the context.", "It employs 340" + " " * 26 + "."),
+    ("As per the context, it employs 340.", "                    it employs 340."),
+    ("I found the following in the documents: it employs 340.",
+     "                                        it employs 340."),
+    ("The documents do not mention her age, but it employs 340.", " " * 42 + "it employs 340."),
 ])
 def test_scaffolding_is_blanked(text, read):
     assert blank_markup(text) == read
@@ -101,3 +106,16 @@ def test_statements_are_not_scaffolding(text):
 ])
 def test_questions_to_the_user(sentence, expected):
     assert question_sentence(sentence) is expected
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("The context does not say how many of them are engineers.", True),
+    ("Note: the documents do not specify the fee.", True),
+    ("There is no information about her age.", True),
+    ("The passage does not state when it was founded.", True),
+    ("I don't know much about him.", False),                       # the writer declines: scored
+    ("The context does not say it, but it opened in 1932.", False),  # goes on to assert
+    ("The documents show it opened in 1932.", False),
+])
+def test_sentences_on_what_the_context_does_not_say(sentence, expected):
+    assert source_decline_sentence(sentence) is expected
