@@ -26,7 +26,7 @@ from guardrail.align.values import NumValue, number_values
 from guardrail.policy.numbers import is_number, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
-__all__ = ["WORD", "is_name", "is_quantity", "value_candidates", "number_stated", "content_words", "word_key", "neighbours"]
+__all__ = ["WORD", "find_words", "is_name", "is_quantity", "value_candidates", "number_stated", "content_words", "word_key", "neighbours"]
 
 #: A word as the feedback compares words (numbers keep their separators: "1,200", "2.5").
 WORD = re.compile(r"\w+(?:[.,]\d+)*")
@@ -53,6 +53,12 @@ def neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:
     return content_words(" ".join(before + after))
 
 
+def find_words(text: str, words: str) -> int:
+    """Where ``words`` stand in ``text`` as whole words ("six" not in "sixteen"); -1 when they do not."""
+    m = re.search(r"(?<!\w)" + re.escape(words) + r"(?!\w)", text)
+    return m.start() if m else -1
+
+
 def is_name(wrong: str, claim: str) -> bool:
     """Whether ``wrong`` (words of ``claim``) is a name: a content word of it is capitalised and is
     not just the claim's first word ("Kelly Jones", "CBS", "the Brayford brickworks"; not "The
@@ -63,7 +69,7 @@ def is_name(wrong: str, claim: str) -> bool:
     >>> is_name("The maximum", "The maximum is four tablets."), is_name("Kofi Mensah", "Kofi Mensah scored.")
     (False, True)
     """
-    at = max(claim.find(wrong), 0)
+    at = max(find_words(claim, wrong), 0)
     first = next(WORD.finditer(claim), None)
     for m in WORD.finditer(wrong):
         w = m.group(0)
@@ -140,8 +146,8 @@ def _number_candidates(wrong: str, claim: str, evidence: str) -> list[str]:
         return []
     claim_values = number_values(claim)
     stated = {n.value for n in numerals(claim)}
-    own = next(iter(number_values(wrong)), None)
-    at = max(claim.find(wrong), 0)
+    at = max(find_words(claim, wrong), 0)
+    own = _measure(claim_values, at) or next(iter(number_values(wrong)), None)  # "450" of "450 kilograms"
     slot = neighbours(claim, at, at + len(wrong)) - content_words(wrong)
     scored: list[tuple[int, str]] = []
     for start, surface, value in _evidence_numbers(evidence):
@@ -157,7 +163,7 @@ def _number_candidates(wrong: str, claim: str, evidence: str) -> list[str]:
 
 
 def _name_candidates(wrong: str, claim: str, evidence: str) -> list[str]:
-    at = claim.find(wrong)
+    at = find_words(claim, wrong)
     slot = neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
     claim_words = content_words(claim)
     out: list[str] = []

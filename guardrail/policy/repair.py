@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 
 from guardrail.align.values import number_values
-from guardrail.policy.candidates import is_name, is_quantity, number_stated
+from guardrail.policy.candidates import find_words, is_name, is_quantity, number_stated
 from guardrail.policy.feedback import FeedbackItem, word_key
 from guardrail.policy.numbers import Numeral, numerals, written_like
 from guardrail.policy.pruning import prune_added
@@ -82,7 +82,7 @@ def _next_word(text: str, at: int, before: bool) -> str:
 def _same_slot(claim: str, wrong: str, evidence: str, value: str) -> bool:
     """Whether the content word right before (or after) ``wrong`` in ``claim`` is the one right
     before (or after) ``value`` in ``evidence``."""
-    i, j = claim.find(wrong), evidence.find(value)
+    i, j = find_words(claim, wrong), evidence.find(value)
     if i < 0 or j < 0 or value in claim:
         return False
     for before in (True, False):
@@ -96,9 +96,10 @@ def _same_slot(claim: str, wrong: str, evidence: str, value: str) -> bool:
 def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
     """Replace ``wrong`` in ``text`` by ``value``, in the answer's style (digits stay digits,
     :func:`~guardrail.policy.numbers.written_like`); when ``wrong`` holds one number and
-    ``value`` is a bare number, or the same number with the unit ``wrong`` already writes,
-    only that number ("roughly 410 metres" -> "roughly 140 metres"). Returns the new text
-    and what was written in place of ``wrong``."""
+    ``value`` is a bare number, or the same number with the unit that ``wrong`` (or the text
+    right after it) already writes, only that number ("roughly 410 metres" -> "roughly 140
+    metres"; "450" of "450 kilograms" -> "540", not "540 kilograms kilograms"). Returns the
+    new text and what was written in place of ``wrong``."""
     m = re.search(r"(?<!\w)" + re.escape(wrong) + r"(?!\w)", text)
     if m is None:
         return None
@@ -108,11 +109,18 @@ def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
         o, n = old[0], new[0]
         number = written_like(o, wrong, n, value)
         pre, rest = value[:n.start].strip(), value[n.end:].strip()  # "£" of "£3.2 million", "million"
-        if (not pre or wrong[:o.start].rstrip().endswith(pre)) and (not rest or wrong[o.end:].strip().startswith(rest)):
+        follows = wrong[o.end:] if wrong[o.end:].strip() else text[m.end():]
+        if (not pre or wrong[:o.start].rstrip().endswith(pre)) and (not rest or _same_start(rest, follows)):
             value = wrong[:o.start] + number + wrong[o.end:]
         else:
             value = value[:n.start] + number + value[n.end:]
     return text[:m.start()] + value + text[m.end():], value
+
+
+def _same_start(unit: str, text: str) -> bool:
+    """Whether ``text`` starts with the words of ``unit`` (compared as :func:`word_key` s: "month" is "months")."""
+    a, b = re.findall(r"\w+", unit), re.findall(r"\w+", text)[:len(re.findall(r"\w+", unit))]
+    return bool(a) and [word_key(w) for w in a] == [word_key(w) for w in b]
 
 
 def _compound(wrong: str) -> bool:
