@@ -33,8 +33,12 @@ BREIVIK = [
     "Regjeringskvartalet in Oslo, then shot dead 69 participants of a Workers' Youth League (AUF) summer camp on "
     "the island of Utøya."]
 CALMERA = [
-    "The usual dose is one tablet every 6 to 8 hours as needed. Do not take more than 3 tablets in 24 hours. "
-    "Take the tablets with food or milk to reduce the risk of stomach upset."]
+    "Calmera 200 mg film-coated tablets contain the active substance velpranide, used to relieve moderate pain such "
+    "as headache, toothache and period pain in adults and adolescents aged 12 and over. The usual dose is one tablet "
+    "every 6 to 8 hours as needed. Do not take more than 3 tablets in 24 hours. Take the tablets with food or milk to "
+    "reduce the risk of stomach upset. Do not use Calmera if you have an active stomach ulcer, severe heart failure, "
+    "or are in the last three months of pregnancy. If pain persists for more than 5 days, or fever for more than 3 "
+    "days, consult a doctor. Store below 25 °C."]
 
 CASES = [
     ("Brasher and Chataway set the pace for Bannister, who was a 25-year-old studying medicine at the time. "
@@ -54,10 +58,12 @@ def _no_llm(req: RefinementRequest) -> str:
     raise AssertionError(f"the LLM was asked: {req.feedback}")
 
 
-@pytest.mark.parametrize(("answer", "context", "question", "fixed"), CASES, ids=["unit", "slot", "beside-a-phrase"])
+@pytest.mark.parametrize(("answer", "context", "question", "fixed"), CASES,
+                         ids=["unit", "slot", "beside-a-phrase"])
 def test_the_evidence_repair_fixes_it_and_the_guard_passes_it(guard: Guard, answer: str, context: list[str],
                                                                question: str, fixed: str) -> None:
-    assert not guard.check(answer, context, question).passed
+    first = guard.check(answer, context, question)
+    assert not first.passed
     out = enforce(guard, "refine", answer, context, question, reprompt=_no_llm,
                   refiner=Refiner(guard, max_iterations=3))
     assert out.action == "refined" and out.result.passed and fixed in out.answer
