@@ -266,6 +266,14 @@ def render_short_item(item: FeedbackItem) -> str:
     return line + (f": it states {', '.join(values)}" if values else "")
 
 
+def _short_feedback(items: Sequence[FeedbackItem], rejected: Sequence[str]) -> str:
+    lines = ["Your answer is not supported by the context:", *(render_short_item(it) for it in items)]
+    lines += [f"Your last answer was rejected: {_q(problem)}." for problem in rejected]
+    lines.append("Answer the question anew with what that context sentence says, in one sentence; do not "
+                 "repeat your answer or keep its wrong words.")
+    return "\n".join(lines)
+
+
 def build_feedback(
     result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8, rejected: Sequence[str] = (),
     short: bool = False, question: str | None = None,
@@ -305,11 +313,7 @@ def build_feedback(
         return f"The answer could not be verified ({reason}). Answer only from the context."
     items = feedback_items(result, contexts, max_nodes=max_nodes, question=question)
     if short:
-        lines = ["Your answer is not supported by the context:", *(render_short_item(it) for it in items)]
-        lines += [f"Your last answer was rejected: {_q(problem)}." for problem in rejected]
-        lines.append("Answer the question anew with what that context sentence says, in one sentence; do not "
-                     "repeat your answer or keep its wrong words.")
-        return "\n".join(lines)
+        return _short_feedback(items, rejected)
     lines = ["These claims of your answer are not supported by the context:"]
     lines.extend(render_item(it) for it in items)
     for problem in rejected:

@@ -43,10 +43,8 @@ from guardrail.policy.rounds import (
     DEFAULT_KEEP_MARGIN,
     UNVERIFIED_MARK,
     as_list,
-    cut_outcome,
     deadline,
-    fallback_cuts,
-    fallback_outcome,
+    fallback_rounds,
     loop_texts,
     repair_round,
     stop_before,
@@ -257,11 +255,7 @@ class Refiner(BaseRefiner):
             last = (new, (yield from self._check_round(state, new, items, texts, answer)))
         if state.best.passed:
             return state.finish("refined")
-        for cut in fallback_cuts(state, self.fallback, self.keep_margin):  # a flagged clause, not its sentence
-            res = yield ("check", cut)
-            if res.passed:
-                return cut_outcome(state, cut, res)
-        return fallback_outcome(state, self.fallback, self.refusal, self.keep_margin)
+        return (yield from fallback_rounds(state, self.fallback, self.refusal, self.keep_margin))
 
     def refine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
@@ -271,27 +265,22 @@ class Refiner(BaseRefiner):
 
         Parameters
         ----------
-        answer : str
-            The LLM's first answer.
-        contexts : sequence of str
-            Retrieved passages.
-        question : str or None
-            The question.
+        answer, contexts, question
+            The LLM's first answer, the retrieved passages and the question.
         reprompt : callable
             ``fn(RefinementRequest) -> str`` returning the LLM's new answer.
         first : GuardResult or None
             The first answer's verdict, if already computed.
         id : str or None
-            The request's id (a framework run / trace id): every round's result and log
-            record carry it.
+            The request's id (a framework run / trace id), carried by every round's result and log record.
 
         Returns
         -------
         PolicyOutcome
-            ``action="refined"`` when a round passed, ``"declined"`` for an answer that
-            declines as a whole; otherwise the fallback's outcome on the best round.
-            ``result.history`` holds every round (rejected ones too), ``stop_reason``
-            why the loop ended, ``rejected_rounds`` the rounds that were worse.
+            ``action="refined"`` when a round passed, ``"declined"`` for an answer that declines as a
+            whole; otherwise the fallback's outcome on the best round. ``result.history`` holds every
+            round (rejected ones too), ``stop_reason`` why the loop ended, ``rejected_rounds`` the
+            rounds that were worse.
 
         Raises
         ------

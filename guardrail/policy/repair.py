@@ -1,10 +1,16 @@
 """Evidence repair: the refinement round that needs no LLM.
 
-When the feedback of a flagged claim is of kind ``value`` and names, for every wrong number or
-date, the one number that the quoted evidence sentence states in its place
-(:class:`~guardrail.policy.feedback.FeedbackItem`), the correction is known: the wrong words
-are replaced by those values inside that claim, and the repaired answer is checked by the same
-guard like any other round (KG-Guard's loop, seed 001, with the evidence's value as the edit).
+When the feedback of a flagged claim is of kind ``value`` and names, for a wrong number or
+date, the one number that the quoted evidence sentence states in its place, with its unit
+(:class:`~guardrail.policy.feedback.FeedbackItem`, :mod:`guardrail.policy.candidates`), the
+correction is known: the wrong words are replaced by those values inside that claim, and the
+repaired answer is checked by the same guard like any other round (KG-Guard's loop, seed 001,
+with the evidence's value as the edit). Words flagged beside the wrong value that are neither a
+number nor a name ("The maximum" of "The maximum is four tablets") are left for the guard to
+re-check; a wrong number or name with no known value leaves the claim to the LLM. A number that
+the evidence or any passage states is never replaced (the flag on it may be false: "sixteen
+weeks'" leave, stated by a passage, is not rewritten from a sentence about "four weeks" back at
+work), nor is a measure written beside another value ("a year and a half").
 For an ``added`` item (the evidence has nothing in the wrong words' place), the smallest
 optional clause, appositive or prepositional phrase holding them is deleted
 (:mod:`guardrail.policy.pruning`) and the rest is kept; a sentence whose main clause holds
@@ -195,6 +201,13 @@ def _cut_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _repair_item(claim: str, it: FeedbackItem, contexts: Sequence[str], whole: bool,
+                 values_only: bool) -> tuple[str, str] | None:
+    if it.kind == "value":
+        return _repair_value(claim, it, contexts)
+    return None if values_only else _repair_added(claim, it, whole)
+
+
 def evidence_repair(answer: str, items: Sequence[FeedbackItem], contexts: Sequence[str] = (),
                     *, values_only: bool = False) -> tuple[str, str] | None:
     """The answer with each fully known wrong number replaced and each added detail deleted, and a note.
@@ -240,10 +253,7 @@ def evidence_repair(answer: str, items: Sequence[FeedbackItem], contexts: Sequen
             continue
         start, end = it.span[0] + shift, it.span[1] + shift
         claim = out[start:end]
-        if it.kind == "value":
-            done = _repair_value(claim, it, contexts)
-        else:
-            done = None if values_only else _repair_added(claim, it, whole)
+        done = _repair_item(claim, it, contexts, whole, values_only)
         if done is None or done[0] == claim:
             continue
         if not done[0]:

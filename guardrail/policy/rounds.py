@@ -1,12 +1,15 @@
 """The refinement loop's round bookkeeping, apart from its driver (:mod:`guardrail.policy.refine`).
 
 * which texts a loop quotes and shows the LLM (:func:`loop_texts`, :func:`context_texts`);
-* the repair round that needs no LLM (:func:`repair_round`, :mod:`guardrail.policy.repair`);
+* the repair rounds that need no LLM (:func:`repair_round`, :mod:`guardrail.policy.repair`): on
+  each new best round, and (values only) on a rejected repair round;
 * why the loop stops before a round (:func:`stop_before`: ``max_iterations``,
   ``time_budget``) and the deadline each request carries (:func:`deadline`);
-* the outcome of a loop that ended flagged (:func:`fallback_outcome`: the fallback policy on
-  the best round, its stop reason, ``annotate`` marked with :data:`UNVERIFIED_MARK`; a
-  weakly flagged best round is kept whole rather than cut, :func:`weakly_flagged`).
+* the outcome of a loop that ended flagged (:func:`fallback_rounds`: a ``filter`` fallback
+  first tries the best round with its flagged clauses cut, :func:`fallback_cuts`, delivered
+  when the guard passes it; then :func:`fallback_outcome`: the fallback policy on the best
+  round, its stop reason, ``annotate`` marked with :data:`UNVERIFIED_MARK`; a weakly flagged
+  best round is kept whole rather than cut, :func:`weakly_flagged`).
 
 The round-by-round verdicts (better, worse, no progress, unsupported, repeated) are kept by
 :class:`~guardrail.policy.progress.LoopState`.
@@ -15,7 +18,7 @@ The round-by-round verdicts (better, worse, no progress, unsupported, repeated) 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any, cast
 
 from guardrail.extract.given import ContextInput, split_context_input
@@ -27,7 +30,7 @@ from guardrail.policy.repair import evidence_repair
 from guardrail.types import GuardResult
 
 __all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
-           "fallback_outcome", "fallback_cuts", "cut_outcome", "weakly_flagged", "DEFAULT_KEEP_MARGIN"]
+           "fallback_outcome", "fallback_cuts", "fallback_rounds", "cut_outcome", "weakly_flagged", "DEFAULT_KEEP_MARGIN"]
 
 #: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
 UNVERIFIED_MARK = "[unverified] "
@@ -149,6 +152,19 @@ def cut_outcome(state: LoopState, cut: str, result: GuardResult) -> PolicyOutcom
     final = result.model_copy(update={"history": tuple(state.history)})
     return PolicyOutcome(cut, final, "filtered", state.original, stop_reason=state.stop,
                          rejected_rounds=tuple(state.rejected))
+
+
+def fallback_rounds(
+    state: LoopState, fallback: PolicySpec, refusal: str, keep_margin: float | None = DEFAULT_KEEP_MARGIN,
+) -> Generator[tuple[str, Any], Any, PolicyOutcome]:
+    """The end of a loop whose best round is still flagged: each :func:`fallback_cuts` answer is
+    sent to be checked (``("check", answer)``, the verdict sent back) and the first one passed is
+    delivered (:func:`cut_outcome`); else :func:`fallback_outcome`."""
+    for cut in fallback_cuts(state, fallback, keep_margin):  # a flagged clause, not its sentence
+        res = yield ("check", cut)
+        if res.passed:
+            return cut_outcome(state, cut, res)
+    return fallback_outcome(state, fallback, refusal, keep_margin)
 
 
 def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str,
