@@ -209,7 +209,7 @@ def _repair_item(claim: str, it: FeedbackItem, contexts: Sequence[str], whole: b
 
 
 def evidence_repair(answer: str, items: Sequence[FeedbackItem], contexts: Sequence[str] = (),
-                    *, values_only: bool = False) -> tuple[str, str] | None:
+                    values_only: bool = False) -> tuple[str, str] | None:
     """The answer with each fully known wrong number replaced and each added detail deleted, and a note.
 
     A ``value`` item has its wrong numbers replaced by the evidence's (with the evidence's unit

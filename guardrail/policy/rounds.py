@@ -84,7 +84,7 @@ def repair_round(state: LoopState, texts: Sequence[str], question: str | None = 
             continue
         tried.add(answer)
         repair = evidence_repair(answer, feedback_items(result, texts, question=question), texts,
-                                 values_only=answer != state.best_answer)
+                                 answer != state.best_answer)  # a rejected round: its values only
         if repair is not None:
             state.history[-1] = state.history[-1].model_copy(update={"feedback": repair[1]})
             return repair[0]
