@@ -288,7 +288,7 @@ def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
     >>> at = claim.index("the Ford Foundation")
     >>> item = FeedbackItem(claim, (0, len(claim)), ("the Ford Foundation",), "", "added", (), ((at, at + 19),))
     >>> prune_added(item)
-    'Apple was founded in 1976.'
+    'Apple was founded in 1976, and it received a large grant.'
     """
     if item.kind != "added" or not item.marks:
         return None
