@@ -5,8 +5,9 @@ claim (the answer sentence holding flagged nodes): its wrong words, the context 
 to check it against (the one sharing most words with the claim, its wrong words left
 out) and the kind of error, which decides what the LLM is told to do:
 
-* ``value``: the evidence states another value of the same shape (a number for a
-  number, a name for a name) in the claim's place: replace the wrong words with it;
+* ``value``: the evidence states another value of the same shape (a number, written with
+  its unit, for a number; a name for a name: :mod:`guardrail.policy.candidates`) in the
+  claim's place: replace the wrong words with it;
 * ``role``: the wrong words *are* in the evidence, in another role (a swapped subject
   and object, the wrong actor): state who did what as the evidence does;
 * ``added``: the evidence has nothing in their place (or no sentence matches): delete
@@ -17,7 +18,10 @@ checks a refined answer against, so a correction is judged by the sentence it wa
 shown. :func:`build_feedback` renders them: each claim with the exact words to rewrite
 marked (``in [[1921]]``: the flagged nodes' own spans, :func:`marked`), those words, the
 evidence sentence and the fix, every quoted text JSON-escaped onto its line, so a node
-text cannot start a feedback item of its own.
+text cannot start a feedback item of its own. A short answer, which the loop asks to be
+answered anew rather than edited (:func:`~guardrail.policy.prompts.short_answer`), gets
+feedback that says so (``short=True``): its wrong words and the evidence sentence that gives
+the answer, not "rewrite only the marked words".
 """
 
 from __future__ import annotations
@@ -28,33 +32,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from guardrail.policy.numbers import is_number, number_value, numerals
+from guardrail.policy.candidates import WORD as _WORDS
+from guardrail.policy.candidates import content_words, number_stated, value_candidates, word_key
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
 
-__all__ = ["FeedbackItem", "ErrorKind", "MARK_OPEN", "MARK_CLOSE", "feedback_items", "marked", "unmark", "render_item",
-           "build_feedback", "content_words", "word_key"]
+__all__ = ["FeedbackItem", "ErrorKind", "MARK_OPEN", "MARK_CLOSE", "feedback_items", "marked", "unmark",
+           "render_item", "render_short_item", "build_feedback", "content_words", "word_key"]
 
 ErrorKind = Literal["value", "role", "added"]
 
 #: What the feedback puts around the exact words to rewrite in a claim ("in [[1921]]").
 MARK_OPEN, MARK_CLOSE = "[[", "]]"
 
-_WORDS = re.compile(r"\w+(?:[.,]\d+)*")
-_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?(?:\s?(?:%|percent|million|billion|thousand))?")
-_NAME = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'-]*)*")
-
-
-def word_key(word: str) -> str:
-    """A word as compared: lower case, no thousands separators, no plural or possessive ``s``."""
-    w = word.lower().replace(",", "") if any(c.isdigit() for c in word) else word.lower()
-    return w[:-1] if len(w) > 3 and w.isalpha() and w.endswith("s") else w
-
-
-def content_words(text: str) -> set[str]:
-    """The :func:`word_key` s of ``text``'s words, function words left out."""
-    return {word_key(w) for w in _WORDS.findall(text) if w.lower() not in EVIDENCE_STOP_WORDS}
 
 
 @dataclass(frozen=True)
@@ -74,9 +65,9 @@ class FeedbackItem:
     kind : {"value", "role", "added"}
         The kind of error (see the module docstring).
     values : tuple of str
-        For ``value``, one entry per wrong word: the one value of its shape (a number, a
-        name) that the evidence states and the claim does not, ``""`` when there is none
-        or several; empty for another kind.
+        For ``value``, one entry per wrong word: the one value of its shape (a number with
+        the evidence's unit words, "46 days"; a name) that the evidence states and the claim
+        does not, ``""`` when there is none or several; empty for another kind.
     marks : tuple of (int, int)
         Character spans of the wrong words (the flagged nodes' own spans) in ``claim``,
         one per wrong word that has a span there; empty for span-less nodes.
@@ -112,17 +103,28 @@ def _slot_weights(claim: str, wrong: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _evidence(claim: str, wrong: Sequence[str], hint: str, sentences: Sequence[str]) -> str:
+
+
+def _evidence(claim: str, wrong: Sequence[str], hint: str, sentences: Sequence[str], question: str = "") -> str:
     """The context sentence sharing most (slot-weighted, :func:`_slot_weights`) words with
-    ``claim`` (its wrong words left out), ties broken by the detector's own evidence ``hint``."""
+    ``claim`` (its wrong words left out), ties broken by the wrong words themselves (a sentence
+    stating them holds the claim's slot: a swapped role, a false flag), then by the detector's
+    own evidence ``hint``.
+
+    A bare claim (no content word besides its wrong words: a HaluEval answer "Palermo.") says
+    nothing to find its sentence by: the ``question``'s content words are its words then, so
+    the sentence answering the question is quoted."""
     if not sentences:
         return hint
     weights = _slot_weights(claim, wrong)
+    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
+    if question and not weights:
+        weights = {k: 1.0 for k in content_words(question) - bad}
     near = content_words(hint)
 
-    def score(s: str) -> tuple[float, int]:
+    def score(s: str) -> tuple[float, int, int]:
         words = content_words(s)
-        return sum(w for k, w in weights.items() if k in words), len(near & words)
+        return sum(w for k, w in weights.items() if k in words), len(bad & words), len(near & words)
 
     best = max(sentences, key=score)
     return best if score(best)[0] > 0 else (hint or best)
@@ -155,64 +157,21 @@ def _marks(answer: str, where: tuple[int, int] | None, nodes: Sequence[FlaggedNo
     return tuple(sorted(spans))
 
 
-def _neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:
-    """Content words of ``text`` within ``window`` words either side of ``[start, end)``."""
-    before = _WORDS.findall(text[:start])[-window:]
-    after = _WORDS.findall(text[end:])[:window]
-    return content_words(" ".join(before + after))
-
-
-def _candidates(wrong: str, claim: str, evidence: str) -> list[str]:
-    """Values of the wrong word's shape that the evidence states and the claim does not: any
-    number for a number; for a name, a name in the same slot (sharing a neighbouring word,
-    so "a loan from IBM" is an added detail, not a wrong name)."""
-    number = is_number(wrong)
-    if not number and not wrong[:1].isupper():
-        return []
-    if number:
-        return _number_candidates(claim, evidence)
-    at = claim.find(wrong)
-    slot = _neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
-    claim_words = content_words(claim)
-    out = []
-    for m in _NAME.finditer(evidence):
-        words = content_words(m.group(0))
-        if not words or words <= claim_words or m.group(0) in out:
-            continue
-        if slot & _neighbours(evidence, m.start(), m.end()):
-            out.append(m.group(0))
-    return out
-
-
-def _number_candidates(claim: str, evidence: str) -> list[str]:
-    """The numbers the evidence states and the claim does not, in digits ("14", "1.5 million")
-    or in words ("fourteen"): a value the claim states in either form is not one."""
-    stated = {n.value for n in numerals(claim)}
-    claim_words = content_words(claim)
-    found: list[tuple[int, str]] = []
-    for m in _NUMBER.finditer(evidence):
-        words = content_words(m.group(0))
-        if words and not words <= claim_words and number_value(m.group(0)) not in stated:
-            found.append((m.start(), m.group(0)))
-    for n in numerals(evidence):
-        if n.words and n.value not in stated:
-            found.append((n.start, evidence[n.start:n.end]))
-    return list(dict.fromkeys(text for _, text in sorted(found)))
-
-
 def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKind, tuple[str, ...]]:
     if not evidence:
         return "added", ()
-    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
-    if bad and bad <= content_words(evidence):
-        return "role", ()
-    found = [_candidates(w, claim, evidence) for w in wrong]
+    ev_words = content_words(evidence)
+    if any(content_words(w) for w in wrong) and all(content_words(w) <= ev_words or number_stated(w, evidence)
+                                                    for w in wrong):
+        return "role", ()  # every wrong word is in the evidence ("nine" by its "9"): in another role
+    found = [value_candidates(w, claim, evidence) for w in wrong]
     if any(found):
         return "value", tuple(f[0] if len(f) == 1 else "" for f in found)
     return "added", ()
 
 
-def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8) -> list[FeedbackItem]:
+def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8,
+                   question: str | None = None) -> list[FeedbackItem]:
     """One :class:`FeedbackItem` per flagged claim of ``result``, in answer order.
 
     Parameters
@@ -223,13 +182,15 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
         The passages the evidence sentences are taken from (none: the detectors' evidence).
     max_nodes : int
         At most this many flagged nodes are considered.
+    question : str or None
+        The question: its words help find the evidence sentence of a bare claim ("Palermo.").
     """
     sents = _sentences(contexts)
     items = []
     for claim, where, nodes in _claims(result, max_nodes):
         wrong = tuple(n.text for n in nodes)
         hint = next((n.evidence for n in nodes if n.evidence), "")
-        ev = _evidence(claim, wrong, hint, sents)
+        ev = _evidence(claim, wrong, hint, sents, question or "")
         kind, values = _classify(claim, wrong, ev)
         items.append(FeedbackItem(claim, where, wrong, ev, kind, values, _marks(result.answer, where, nodes)))
     return items
@@ -293,8 +254,29 @@ def render_item(item: FeedbackItem) -> str:
     return f"- claim {_q(marked(item))}: rewrite only {which}; {where}; fix: {_instruction(item)}"
 
 
+def render_short_item(item: FeedbackItem) -> str:
+    """One feedback line for a short answer answered anew: the answer, its wrong words, the
+    evidence sentence that gives the answer, and the value it states in their place if known."""
+    wrong = ", ".join(_q(w) for w in item.wrong)
+    line = f"- your answer {_q(item.claim)} is wrong ({wrong} {'is' if len(item.wrong) < 2 else 'are'} not supported)"
+    if not item.evidence:
+        return line + "; the context does not mention it"
+    values = [f"{_q(v)} in place of {_q(w)}" for w, v in zip(item.wrong, item.values) if v]
+    line += f"; the context sentence {_q(item.evidence)} gives the answer to the question"
+    return line + (f": it states {', '.join(values)}" if values else "")
+
+
+def _short_feedback(items: Sequence[FeedbackItem], rejected: Sequence[str]) -> str:
+    lines = ["Your answer is not supported by the context:", *(render_short_item(it) for it in items)]
+    lines += [f"Your last answer was rejected: {_q(problem)}." for problem in rejected]
+    lines.append("Answer the question anew with what that context sentence says, in one sentence; do not "
+                 "repeat your answer or keep its wrong words.")
+    return "\n".join(lines)
+
+
 def build_feedback(
     result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8, rejected: Sequence[str] = (),
+    short: bool = False, question: str | None = None,
 ) -> str:
     """The feedback naming each flagged claim, its wrong words, the evidence sentence and the fix.
 
@@ -310,6 +292,13 @@ def build_feedback(
     rejected : sequence of str
         Why the last correction was rejected (:attr:`~guardrail.policy.acceptance.Acceptance.problems`),
         one line each, told to the LLM so it does not repeat it.
+    short : bool
+        The answer is to be answered anew, not edited (a short answer,
+        :func:`~guardrail.policy.prompts.short_answer`): each line names the wrong words and
+        the evidence sentence that gives the answer (:func:`render_short_item`), and the last
+        line asks for a new answer instead of an edit of the marked words.
+    question : str or None
+        The question (it helps find the evidence sentence of a bare answer, :func:`feedback_items`).
 
     Returns
     -------
@@ -322,8 +311,11 @@ def build_feedback(
     if result.abstained:
         reason = " ".join((result.abstain_reason or "").split())
         return f"The answer could not be verified ({reason}). Answer only from the context."
+    items = feedback_items(result, contexts, max_nodes=max_nodes, question=question)
+    if short:
+        return _short_feedback(items, rejected)
     lines = ["These claims of your answer are not supported by the context:"]
-    lines.extend(render_item(it) for it in feedback_items(result, contexts, max_nodes=max_nodes))
+    lines.extend(render_item(it) for it in items)
     for problem in rejected:
         lines.append(f"Your last correction was rejected: {_q(problem)}.")
     lines.append(f"Rewrite only the words marked {MARK_OPEN} {MARK_CLOSE} (or drop a detail the context does not "

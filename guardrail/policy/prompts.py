@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING
 
 from guardrail.policy.feedback import build_feedback, feedback_items
 from guardrail.text.sentences import split_sentences
+from guardrail.types import GuardResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.policy.refine import RefinementRequest
 
 __all__ = ["BLOCK_TAGS", "SYSTEM_PROMPT", "SHORT_SYSTEM_PROMPT", "SHORT_ANSWER_WORDS", "SHORT_ANSWER_COVERAGE",
-           "escape_block", "build_feedback", "is_short_answer", "refinement_messages"]
+           "escape_block", "build_feedback", "short_answer", "is_short_answer", "refinement_messages"]
 
 #: The block tags of a refinement prompt; their look-alikes are escaped inside blocks.
 BLOCK_TAGS = ("context", "question", "previous_answer", "feedback")
@@ -98,14 +99,22 @@ def _block(tag: str, text: str, attrs: str = "") -> str:
     return f"<{tag}{attrs}>\n{escape_block(text)}\n</{tag}>"
 
 
-def _flagged_share(request: RefinementRequest) -> float:
+def _flagged_share(answer: str, result: GuardResult) -> float:
     """The share of the answer's words that lie inside a flagged node's span (0 for span-less nodes)."""
-    words = [m.span() for m in _WORD.finditer(request.answer)]
-    if not words or request.result.answer != request.answer:
+    words = [m.span() for m in _WORD.finditer(answer)]
+    if not words or result.answer != answer:
         return 0.0
-    spans = [(n.span.start, n.span.end) for n in request.result.flagged_nodes if n.span is not None]
+    spans = [(n.span.start, n.span.end) for n in result.flagged_nodes if n.span is not None]
     inside = sum(1 for a, b in words if any(s <= a and b <= e for s, e in spans))
     return inside / len(words)
+
+
+def short_answer(question: str | None, answer: str, result: GuardResult) -> bool:
+    """Whether ``answer`` (flagged as ``result``) is to be answered anew rather than edited
+    (:func:`is_short_answer` of a request with these fields)."""
+    if not (question or "").strip() or len(split_sentences(answer)) != 1:
+        return False
+    return len(answer.split()) <= SHORT_ANSWER_WORDS or _flagged_share(answer, result) > SHORT_ANSWER_COVERAGE
 
 
 def is_short_answer(request: RefinementRequest) -> bool:
@@ -117,11 +126,11 @@ def is_short_answer(request: RefinementRequest) -> bool:
     Such an answer (a HaluEval reply: "Jerry Lawler.") is wrong as a whole: on
     ``benchmarks/refine.py`` the local 1.5B model, asked to rewrite only its marked words, fixed
     0 of 8 caught HaluEval errors, repeating the answer or making it worse. An answer of several
-    sentences is always edited.
+    sentences is always edited. The loop gives such an answer feedback that fits it
+    (``build_feedback(short=True)``): the evidence sentence that answers the question, not
+    "rewrite only the marked words".
     """
-    if not (request.question or "").strip() or len(split_sentences(request.answer)) != 1:
-        return False
-    return len(request.answer.split()) <= SHORT_ANSWER_WORDS or _flagged_share(request) > SHORT_ANSWER_COVERAGE
+    return short_answer(request.question, request.answer, request.result)
 
 
 def _quote(text: str) -> str:
@@ -130,7 +139,8 @@ def _quote(text: str) -> str:
 
 def _short_instruction(request: RefinementRequest) -> str:
     """The last paragraph of a short answer's prompt: answer the question from the evidence sentence."""
-    evidence = next((it.evidence for it in feedback_items(request.result, request.contexts) if it.evidence), "")
+    items = feedback_items(request.result, request.contexts, question=request.question)
+    evidence = next((it.evidence for it in items if it.evidence), "")
     source = f"The context sentence {_quote(evidence)} gives" if evidence else "The context gives"
     return (f"Your previous answer is wrong as a whole: do not edit its marked words or repeat it. {source} the "
             f"answer to the question {_quote(request.question or '')}. Write that answer in one sentence, using "

@@ -30,11 +30,16 @@ from collections.abc import Sequence
 from guardrail.align.parsed import Tok, parse_texts
 from guardrail.policy.feedback import FeedbackItem, content_words, word_key
 from guardrail.policy.numbers import numerals
+from guardrail.text.sentences import split_sentences
+from guardrail.types import GuardResult
 
-__all__ = ["DELETABLE_DEPS", "deletable_span", "prune_added"]
+__all__ = ["DELETABLE_DEPS", "CLAUSE_DEPS", "deletable_span", "prune_added", "cut_flagged"]
 
 #: Dependency labels of the constituents an added detail may be deleted with.
 DELETABLE_DEPS = frozenset({"relcl", "advcl", "acl", "appos", "npadvmod", "prep", "conj"})
+#: Those of them that state something of their own (a ``conj`` only of a verb): what the
+#: ``filter`` fallback cuts (:func:`cut_flagged`).
+CLAUSE_DEPS = frozenset({"relcl", "advcl", "acl", "appos", "conj"})
 
 _CLAUSE_POS = frozenset({"VERB", "AUX"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
@@ -105,7 +110,13 @@ def _in_main_clause(text: str, start: int, end: int) -> bool:
     return True
 
 
-def deletable_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+def _is_clause(i: int, toks: Sequence[Tok]) -> bool:
+    """Whether token ``i`` heads a clause of its own (:data:`CLAUSE_DEPS`, a ``conj`` only of a verb)."""
+    t = toks[i]
+    return t.dep in CLAUSE_DEPS and (t.dep != "conj" or t.pos in _CLAUSE_POS)
+
+
+def deletable_span(text: str, start: int, end: int, *, clauses_only: bool = False) -> tuple[int, int] | None:
     """The characters of ``text`` (one sentence) to delete with the detail at ``[start, end)``.
 
     Parameters
@@ -114,6 +125,10 @@ def deletable_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         The sentence.
     start, end : int
         Character span of the flagged words in ``text`` (0 <= start < end <= len(text)).
+    clauses_only : bool
+        Only a constituent that states something of its own (:data:`CLAUSE_DEPS`) may go, not
+        a phrase of its clause ("in 1921" of "She won it in 1921": the clause without it no
+        longer answers what it was about).
 
     Returns
     -------
@@ -130,7 +145,7 @@ def deletable_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     kids = _children(toks)
     i = top
     while toks[i].head != i:
-        if _can_go(i, toks, kids):
+        if _can_go(i, toks, kids) and (not clauses_only or _is_clause(i, toks)):
             span = _subtree(i, kids)
             while len(span) > 1 and toks[span[-1]].dep == "punct":
                 span.pop()  # the sentence's full stop may hang from the clause
@@ -184,6 +199,69 @@ def _loses_a_fact(item: FeedbackItem, cuts: Sequence[tuple[int, int]]) -> bool:
     return False
 
 
+def _merge(cuts: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(cuts):
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _cut_sentence(sent: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``sent`` without the clause holding each flagged span; ``""`` when a span sits in the main
+    clause or fewer than 3 words would be left."""
+    cuts = []
+    for a, b in spans:
+        cut = deletable_span(sent, a, b, clauses_only=True)
+        if cut is None:
+            return ""
+        cuts.append(cut)
+    for a, b in reversed(_merge(cuts)):
+        sent = _cut(sent, a, b)
+    return sent if len(_WORD.findall(sent)) >= _MIN_WORDS else ""
+
+
+def cut_flagged(answer: str, result: GuardResult) -> str | None:
+    """``answer`` with the smallest clause holding each flagged node cut out.
+
+    The finer ``filter``: where the sentence filter drops a whole sentence for one flagged
+    clause ("..., and secondary caregivers receive six."), this drops that clause (a
+    relative, adverbial, participial or coordinated clause, or an appositive:
+    :func:`deletable_span` with ``clauses_only``) and keeps the sentence's other statements.
+    A flagged node in a sentence's main clause, or in a phrase of it ("in 1921"), takes the
+    sentence with it, as with the sentence filter: only unflagged words are left.
+
+    Parameters
+    ----------
+    answer : str
+        The answer ``result`` was computed on (its flagged nodes' spans index it).
+    result : GuardResult
+        Its (flagged) verdict.
+
+    Returns
+    -------
+    str or None
+        The cut answer, its sentences joined by one space; ``None`` when no flagged node has a
+        span in ``answer``, nothing is cut, or nothing would be left.
+    """
+    spans = [(n.span.start, n.span.end) for n in result.flagged_nodes
+             if n.span is not None and n.span.end <= len(answer)]
+    if not spans or result.answer != answer:
+        return None
+    kept = []
+    for a, b in split_sentences(answer):
+        lead = len(answer[a:b]) - len(answer[a:b].lstrip())
+        sent, at = answer[a:b].strip(), a + lead
+        inside = [(s - at, min(e, at + len(sent)) - at) for s, e in spans if at <= s < at + len(sent)]
+        piece = _cut_sentence(sent, inside) if inside else sent
+        if piece:
+            kept.append(piece)
+    out = " ".join(" ".join(kept).split())
+    return out if out and out != " ".join(answer.split()) else None
+
+
 def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
     """The claim of an ``added`` item with the constituents holding its wrong words deleted.
 
@@ -210,7 +288,7 @@ def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
     >>> at = claim.index("the Ford Foundation")
     >>> item = FeedbackItem(claim, (0, len(claim)), ("the Ford Foundation",), "", "added", (), ((at, at + 19),))
     >>> prune_added(item)
-    'Apple was founded in 1976.'
+    'Apple was founded in 1976, and it received a large grant.'
     """
     if item.kind != "added" or not item.marks:
         return None
@@ -221,12 +299,7 @@ def prune_added(item: FeedbackItem, *, whole: bool = False) -> str | None:
             main = whole and _in_main_clause(item.claim, start, end)
             return "" if main and not _loses_a_fact(item, [(0, len(item.claim))]) else None
         cuts.append(cut)
-    merged: list[tuple[int, int]] = []
-    for a, b in sorted(cuts):
-        if merged and a < merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
-        else:
-            merged.append((a, b))
+    merged = _merge(cuts)
     if _loses_a_fact(item, merged):
         return None
     out = item.claim

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from guardrail.errors import ConfigError
 from guardrail.extract.given import ContextInput
 from guardrail.policy.acceptance import judge_round
-from guardrail.policy.feedback import build_feedback, feedback_items, unmark
+from guardrail.policy.feedback import FeedbackItem, build_feedback, feedback_items, unmark
 from guardrail.policy.outcome_log import OutcomeLog as _OutcomeLog
 from guardrail.policy.policies import (
     DEFAULT_REFUSAL,
@@ -37,14 +37,14 @@ from guardrail.policy.policies import (
 from guardrail.policy.progress import LoopState as _LoopState
 from guardrail.policy.progress import is_declined
 from guardrail.policy.progress import make_round as _round
-from guardrail.policy.prompts import refinement_messages
+from guardrail.policy.prompts import refinement_messages, short_answer
 from guardrail.policy.retry import acall_reprompt, call_reprompt
 from guardrail.policy.rounds import (
     DEFAULT_KEEP_MARGIN,
     UNVERIFIED_MARK,
     as_list,
     deadline,
-    fallback_outcome,
+    fallback_rounds,
     loop_texts,
     repair_round,
     stop_before,
@@ -132,8 +132,8 @@ class Refiner(BaseRefiner):
     a replacement the context states elsewhere (another year, another person) is rejected
     as ``unsupported`` even when the guard passes it, and the loop goes on from the best
     round, told why; so is a round that writes a value (number, name) anywhere that neither
-    the original answer nor the context states
-    (:func:`~guardrail.policy.acceptance.judge_round`), the repair round included. The loop stops when an accepted answer passes; when the new answer
+    the original answer nor the context states (:func:`~guardrail.policy.acceptance.judge_round`),
+    repair rounds included. The loop stops when an accepted answer passes; when the new answer
     repeats an earlier one; when a round is worse or no progress
     (:func:`~guardrail.policy.progress.compare_rounds`: a worse round, one that lost a
     supported claim or has more flagged nodes, is rejected, and the next prompt never
@@ -149,7 +149,9 @@ class Refiner(BaseRefiner):
         Hard cap on re-prompts, 1..20 (default 5, as in KG-Guard).
     fallback : {"filter", "raise", "annotate"} or callable
         Applied to the best round when the loop ends with the answer still flagged.
-        ``filter`` (default) drops the flagged sentences, ``raise`` raises
+        ``filter`` (default) first tries the best round with only its flagged clauses cut
+        (:func:`~guardrail.policy.rounds.fallback_cuts`), delivered when the guard passes it,
+        else drops the flagged sentences (the refusal when none is left); ``raise`` raises
         :class:`~guardrail.errors.HallucinationError`; ``annotate`` delivers the best
         answer prefixed with :data:`UNVERIFIED_MARK`, so a flagged answer never reaches
         the user unmarked.
@@ -169,12 +171,14 @@ class Refiner(BaseRefiner):
         deadline (:attr:`RefinementRequest.deadline`). An LLM failure once it is spent ends
         the loop with ``stop_reason="time_budget"`` and the fallback.
     repair : bool
-        Before the first LLM call, try the evidence repair (:func:`~guardrail.policy.repair.evidence_repair`:
-        each wrong value, in digits or words, replaced by the one value of its shape that the
-        quoted evidence sentence states; each added detail deleted with the smallest clause,
-        appositive or prepositional phrase holding it), checked by the guard like any round
-        (default True). It counts as round 1; when the guard does not pass it, the LLM
-        rounds follow.
+        Before the LLM is asked about a best round, try the evidence repair on it once
+        (:func:`~guardrail.policy.repair.evidence_repair`: each wrong value, in digits or words,
+        replaced by the one value of its kind that the quoted evidence sentence states, with
+        its unit; each added detail deleted with the smallest clause, appositive or
+        prepositional phrase holding it), checked by the guard like any round (default True).
+        It counts as a round; when it is accepted without passing, the new best round is
+        repaired in turn (a repair can let the guard judge another sentence), and when it is
+        not, the LLM rounds follow.
     keep_margin : float or None
         A ``filter`` fallback on a best round that is only weakly flagged (score below the
         guard's threshold plus this margin, or no flagged node to cut) delivers it whole and
@@ -209,6 +213,15 @@ class Refiner(BaseRefiner):
         self.repair = repair
         self.keep_margin = keep_margin
 
+    def _check_round(self, state: _LoopState, new: str, items: Sequence[FeedbackItem], texts: tuple[str, ...],
+                     original: str) -> Generator[_Step, Any, GuardResult]:
+        """Check round ``new`` with the same guard (the whole answer), log it, judge it; its verdict."""
+        i = len(state.history)
+        res: GuardResult = yield ("check", new)
+        self.guard.log_result(res, texts, event="refinement_round", round=i)
+        state.step(i, new, res, judge_round(items, state.best_answer, new, original, texts))
+        return res
+
     def _rounds(
         self, answer: str, contexts: ContextInput, question: str | None, first: GuardResult | None,
     ) -> Generator[_Step, Any, PolicyOutcome]:
@@ -219,32 +232,30 @@ class Refiner(BaseRefiner):
             return state.finish("declined")
         if result.passed:
             return state.finish("passed")
-        repaired = repair_round(state, texts) if self.repair else None
-        if repaired is not None:  # the evidence says what to write or delete: try it before asking the LLM
-            res = yield ("check", repaired)
-            self.guard.log_result(res, texts, event="refinement_round", round=1)
-            state.step(1, repaired, res, judge_round((), answer, repaired, answer, texts))
-            state.stop = "passed" if state.best.passed else ""  # a failed repair: the LLM rounds follow
+        last, tried = (answer, result), set[str]()  # the last round; the answers the evidence repair was tried on
         while state.stop == "":
             state.stop = stop_before(state, self.max_iterations, self.time_budget)
             if state.stop:
                 break
-            items = feedback_items(state.best, texts)
-            feedback = build_feedback(state.best, texts, rejected=state.problems)
+            repaired = repair_round(state, texts, question, last, tried) if self.repair else None
+            if repaired is not None:  # the evidence says what to write or delete: no LLM needed
+                last = (repaired, (yield from self._check_round(state, repaired, (), texts, answer)))
+                state.stop = "passed" if state.best.passed else ""  # a failed repair: the LLM rounds follow
+                continue
+            items = feedback_items(state.best, texts, question=question)
+            feedback = build_feedback(state.best, texts, rejected=state.problems, question=question,
+                                      short=short_answer(question, state.best_answer, state.best))
             state.history[-1] = state.history[-1].model_copy(update={"feedback": feedback})
-            i = len(state.history)
-            new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback, i,
-                                                  deadline(state, self.time_budget)))
+            new = yield ("llm", RefinementRequest(question, texts, state.best_answer, state.best, feedback,
+                                                  len(state.history), deadline(state, self.time_budget)))
             if new is None:  # the LLM failed once the budget was spent
                 state.stop = "time_budget"
                 break
             new = unmark(new, state.best_answer)  # the [[ ]] a model copied from the feedback
-            res = yield ("check", new)  # the whole answer, with the same guard
-            self.guard.log_result(res, texts, event="refinement_round", round=i)
-            state.step(i, new, res, judge_round(items, state.best_answer, new, answer, texts))
+            last = (new, (yield from self._check_round(state, new, items, texts, answer)))
         if state.best.passed:
             return state.finish("refined")
-        return fallback_outcome(state, self.fallback, self.refusal, self.keep_margin)
+        return (yield from fallback_rounds(state, self.fallback, self.refusal, self.keep_margin))
 
     def refine(
         self, answer: str, contexts: ContextInput, question: str | None, reprompt: Reprompt,
@@ -254,27 +265,22 @@ class Refiner(BaseRefiner):
 
         Parameters
         ----------
-        answer : str
-            The LLM's first answer.
-        contexts : sequence of str
-            Retrieved passages.
-        question : str or None
-            The question.
+        answer, contexts, question
+            The LLM's first answer, the retrieved passages and the question.
         reprompt : callable
             ``fn(RefinementRequest) -> str`` returning the LLM's new answer.
         first : GuardResult or None
             The first answer's verdict, if already computed.
         id : str or None
-            The request's id (a framework run / trace id): every round's result and log
-            record carry it.
+            The request's id (a framework run / trace id), carried by every round's result and log record.
 
         Returns
         -------
         PolicyOutcome
-            ``action="refined"`` when a round passed, ``"declined"`` for an answer that
-            declines as a whole; otherwise the fallback's outcome on the best round.
-            ``result.history`` holds every round (rejected ones too), ``stop_reason``
-            why the loop ended, ``rejected_rounds`` the rounds that were worse.
+            ``action="refined"`` when a round passed, ``"declined"`` for an answer that declines as a
+            whole; otherwise the fallback's outcome on the best round. ``result.history`` holds every
+            round (rejected ones too), ``stop_reason`` why the loop ended, ``rejected_rounds`` the
+            rounds that were worse.
 
         Raises
         ------

@@ -1,10 +1,16 @@
 """Evidence repair: the refinement round that needs no LLM.
 
-When the feedback of a flagged claim is of kind ``value`` and names, for every wrong number or
-date, the one number that the quoted evidence sentence states in its place
-(:class:`~guardrail.policy.feedback.FeedbackItem`), the correction is known: the wrong words
-are replaced by those values inside that claim, and the repaired answer is checked by the same
-guard like any other round (KG-Guard's loop, seed 001, with the evidence's value as the edit).
+When the feedback of a flagged claim is of kind ``value`` and names, for a wrong number or
+date, the one number that the quoted evidence sentence states in its place, with its unit
+(:class:`~guardrail.policy.feedback.FeedbackItem`, :mod:`guardrail.policy.candidates`), the
+correction is known: the wrong words are replaced by those values inside that claim, and the
+repaired answer is checked by the same guard like any other round (KG-Guard's loop, seed 001,
+with the evidence's value as the edit). Words flagged beside the wrong value that are neither a
+number nor a name ("The maximum" of "The maximum is four tablets") are left for the guard to
+re-check; a wrong number or name with no known value leaves the claim to the LLM. A number that
+the evidence or any passage states is never replaced (the flag on it may be false: "sixteen
+weeks'" leave, stated by a passage, is not rewritten from a sentence about "four weeks" back at
+work), nor is a measure written beside another value ("a year and a half").
 For an ``added`` item (the evidence has nothing in the wrong words' place), the smallest
 optional clause, appositive or prepositional phrase holding them is deleted
 (:mod:`guardrail.policy.pruning`) and the rest is kept; a sentence whose main clause holds
@@ -29,8 +35,9 @@ import re
 from collections.abc import Sequence
 
 from guardrail.align.values import number_values
+from guardrail.policy.candidates import find_words, is_name, is_quantity, number_stated
 from guardrail.policy.feedback import FeedbackItem, word_key
-from guardrail.policy.numbers import Numeral, is_number, number_value, numerals, written_like
+from guardrail.policy.numbers import Numeral, numerals, written_like
 from guardrail.policy.pruning import prune_added
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
@@ -61,7 +68,8 @@ def _with_unit(wrong: str, value: str, evidence: str) -> str | None:
     words: "two months" -> "eight weeks"), when the two unit words differ; ``None`` otherwise
     (no unit, the same unit words, or ``value`` not one measure of the evidence)."""
     old = [v for v in number_values(wrong) if v.unit != "dimensionless"]
-    target = number_value(value)
+    nums = numerals(value)  # the candidate may carry its unit ("46 days")
+    target = nums[0].value if len(nums) == 1 else None
     new = [v for v in number_values(evidence) if v.value == target and v.unit != "dimensionless"]
     if len(old) != 1 or len(new) != 1:
         return None
@@ -80,7 +88,7 @@ def _next_word(text: str, at: int, before: bool) -> str:
 def _same_slot(claim: str, wrong: str, evidence: str, value: str) -> bool:
     """Whether the content word right before (or after) ``wrong`` in ``claim`` is the one right
     before (or after) ``value`` in ``evidence``."""
-    i, j = claim.find(wrong), evidence.find(value)
+    i, j = find_words(claim, wrong), evidence.find(value)
     if i < 0 or j < 0 or value in claim:
         return False
     for before in (True, False):
@@ -94,9 +102,10 @@ def _same_slot(claim: str, wrong: str, evidence: str, value: str) -> bool:
 def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
     """Replace ``wrong`` in ``text`` by ``value``, in the answer's style (digits stay digits,
     :func:`~guardrail.policy.numbers.written_like`); when ``wrong`` holds one number and
-    ``value`` is a bare number, or the same number with the unit ``wrong`` already writes,
-    only that number ("roughly 410 metres" -> "roughly 140 metres"). Returns the new text
-    and what was written in place of ``wrong``."""
+    ``value`` is a bare number, or the same number with the unit that ``wrong`` (or the text
+    right after it) already writes, only that number ("roughly 410 metres" -> "roughly 140
+    metres"; "450" of "450 kilograms" -> "540", not "540 kilograms kilograms"). Returns the
+    new text and what was written in place of ``wrong``."""
     m = re.search(r"(?<!\w)" + re.escape(wrong) + r"(?!\w)", text)
     if m is None:
         return None
@@ -105,33 +114,68 @@ def _swap(text: str, wrong: str, value: str) -> tuple[str, str] | None:
     if len(old) == 1 and len(new) == 1:
         o, n = old[0], new[0]
         number = written_like(o, wrong, n, value)
-        rest = value[n.end:].strip()
-        if not value[:n.start].strip() and (not rest or wrong[o.end:].strip().startswith(rest)):
+        pre, rest = value[:n.start].strip(), value[n.end:].strip()  # "£" of "£3.2 million", "million"
+        follows = wrong[o.end:] if wrong[o.end:].strip() else text[m.end():]
+        if (not pre or wrong[:o.start].rstrip().endswith(pre)) and (not rest or _same_start(rest, follows)):
             value = wrong[:o.start] + number + wrong[o.end:]
         else:
             value = value[:n.start] + number + value[n.end:]
     return text[:m.start()] + value + text[m.end():], value
 
 
-def _repair_value(claim: str, it: FeedbackItem) -> tuple[str, str] | None:
-    """``claim`` with each wrong value of a ``value`` item replaced, and the note; ``None``
-    unless every value is known, each a number for a number or a name in the same slot
-    (:func:`_same_slot`) for a name, and every wrong word is found."""
-    if it.kind != "value" or not it.values or not all(it.values):
-        return None
+def _same_start(unit: str, text: str) -> bool:
+    """Whether ``text`` starts with the words of ``unit`` (compared as :func:`word_key` s: "month" is "months")."""
+    a, b = re.findall(r"\w+", unit), re.findall(r"\w+", text)[:len(re.findall(r"\w+", unit))]
+    return bool(a) and [word_key(w) for w in a] == [word_key(w) for w in b]
+
+
+def _compound(wrong: str) -> bool:
+    """Whether ``wrong`` holds a measure beside another value ("a year and a half": 1 year and 0.5),
+    which one replacement cannot rewrite ("18 months and a half")."""
+    values = number_values(wrong)
+    return len(values) > 1 and any(v.unit != "dimensionless" for v in values)
+
+
+def _known(claim: str, it: FeedbackItem, contexts: Sequence[str]) -> list[tuple[str, str]] | None:
+    """The (wrong, value) pairs of a ``value`` item to write in: each a number for a number or a
+    name in the same slot (:func:`_same_slot`) for a name. ``None`` when a pair is not, when a
+    wrong number or name has no known value (the LLM's to fix), or when no value is known. A
+    wrong word that is neither ("The maximum", "protected bike lanes": words flagged beside the
+    wrong value) is left, and so is a number that the evidence or any of ``contexts`` states
+    ("nine" votes, evidence "9 to 4"; "sixteen weeks'" leave, which a passage states as "16
+    weeks" while the sentence quoted says "four weeks" back at work): a value the context
+    states is not certainly wrong, and the LLM, not the repair, is asked about it."""
+    pairs = []
     for w, v in zip(it.wrong, it.values):
-        if not (is_number(w) and is_number(v) or not is_number(w) and v[:1].isupper()
+        number = is_quantity(w)
+        if number and any(number_stated(w, t) for t in (it.evidence, *contexts)):
+            continue
+        if not v:
+            if number or is_name(w, claim):
+                return None
+            continue
+        if not (number and is_quantity(v) and not _compound(w) or not number and v[:1].isupper()
                 and _same_slot(claim, w, it.evidence, v)):
             return None  # a name only in the same slot: sharing a nearby word is too weak a match
+        pairs.append((w, v))
+    return pairs or None
+
+
+def _repair_value(claim: str, it: FeedbackItem, contexts: Sequence[str]) -> tuple[str, str] | None:
+    """``claim`` with the known wrong values of a ``value`` item replaced (:func:`_known`), and the
+    note; ``None`` when there are none or a wrong word is not found."""
+    pairs = _known(claim, it, contexts) if it.kind == "value" else None
+    if pairs is None:
+        return None
     fixed, written = claim, []
-    for wrong, value in zip(it.wrong, it.values):
-        measure = _with_unit(wrong, value, it.evidence) if is_number(wrong) else None
+    for wrong, value in pairs:
+        measure = _with_unit(wrong, value, it.evidence) if is_quantity(wrong) else None
         swapped = _swap(fixed, wrong, measure or value)
         if swapped is None:
             return None
         fixed = swapped[0]
         written.append(swapped[1])
-    note = ", ".join(f'"{w}" -> "{v}"' for w, v in zip(it.wrong, written))
+    note = ", ".join(f'"{w}" -> "{v}"' for (w, _), v in zip(pairs, written))
     return fixed, note + f" (evidence: {' '.join(it.evidence.split())})"
 
 
@@ -157,7 +201,15 @@ def _cut_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, str] | None:
+def _repair_item(claim: str, it: FeedbackItem, contexts: Sequence[str], whole: bool,
+                 values_only: bool) -> tuple[str, str] | None:
+    if it.kind == "value":
+        return _repair_value(claim, it, contexts)
+    return None if values_only else _repair_added(claim, it, whole)
+
+
+def evidence_repair(answer: str, items: Sequence[FeedbackItem], contexts: Sequence[str] = (),
+                    values_only: bool = False) -> tuple[str, str] | None:
     """The answer with each fully known wrong number replaced and each added detail deleted, and a note.
 
     A ``value`` item has its wrong numbers replaced by the evidence's (with the evidence's unit
@@ -175,6 +227,10 @@ def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, st
         The flagged answer the items were made from.
     items : sequence of FeedbackItem
         :func:`~guardrail.policy.feedback.feedback_items` of its verdict.
+    contexts : sequence of str
+        The passages: a wrong number that one of them states (value and unit) is not replaced.
+    values_only : bool
+        Replace wrong values only, delete no added detail.
 
     Returns
     -------
@@ -197,7 +253,7 @@ def evidence_repair(answer: str, items: Sequence[FeedbackItem]) -> tuple[str, st
             continue
         start, end = it.span[0] + shift, it.span[1] + shift
         claim = out[start:end]
-        done = _repair_value(claim, it) if it.kind == "value" else _repair_added(claim, it, whole)
+        done = _repair_item(claim, it, contexts, whole, values_only)
         if done is None or done[0] == claim:
             continue
         if not done[0]:

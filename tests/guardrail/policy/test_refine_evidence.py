@@ -34,7 +34,8 @@ def test_elsewhere_value_is_not_delivered_as_passed(guard: Guard) -> None:
     assert out.action != "refined" and not out.result.passed and "1903" not in out.answer
     assert 1 in out.rejected_rounds
     first = llm.requests[0].feedback
-    assert '"In 1911 she won the Nobel Prize in Chemistry."' in first and 'with "1911"' in first
+    # a one-sentence answer to a question is answered anew: the feedback names the evidence and its value
+    assert '"In 1911 she won the Nobel Prize in Chemistry."' in first and '"1911" in place of "1921"' in first
 
 
 def test_the_evidence_value_is_accepted_after_a_rejected_round(guard: Guard) -> None:
