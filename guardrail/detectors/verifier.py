@@ -37,7 +37,7 @@ from guardrail.align.views import EVIDENCE_VIEWS, claim_views
 from guardrail.detectors._params import Interval, StrOptions, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.occlusion import MIN_GAIN, occlusion_gains
-from guardrail.text.declines import non_answer_sentence, question_sentence, source_decline_sentence
+from guardrail.text.declines import non_answer_sentence, pleasantry_sentence, question_sentence, source_decline_sentence
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
 from guardrail.text.lexicon import CHAT_FUNCTION_WORDS
@@ -140,17 +140,19 @@ def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
     Gibberish claims get 0 (flagged). Sentences that only decline (:func:`_non_answer`) get 0
     when every sentence of the answer declines (the answer declines as a whole: flagged,
     never passed), else they are left out of the answer's score ("I'm not sure. Apple was
-    founded in 1976."), as are questions to the user and sentences on what the context does
-    not say, when the answer states something else
+    founded in 1976."), as are pleasantries (always: an answer of pleasantries alone states
+    nothing and is not flagged for them), questions to the user and sentences on what the
+    context does not say, when the answer states something else
     (:func:`~guardrail.text.declines.question_sentence`, :func:`~guardrail.text.declines.source_decline_sentence`). A sentence that states anything,
     hedged or not, is always scored."""
-    decl = np.array([_non_answer(u.text or u.claim) for u in units], dtype=bool)
-    decl |= np.array([source_decline_sentence(u.text or u.claim) for u in units], dtype=bool)
-    facts = ~decl & ~np.array([question_sentence(u.text or u.claim) for u in units], dtype=bool)
-    facts = facts if facts.any() else ~decl  # no statement: its questions are scored
+    texts = [u.text or u.claim for u in units]
+    decl = np.array([_non_answer(t) or source_decline_sentence(t) for t in texts], dtype=bool)
+    nice = np.array([pleasantry_sentence(t) for t in texts], dtype=bool)
+    facts = ~decl & ~nice & ~np.array([question_sentence(t) for t in texts], dtype=bool)
+    facts = facts if facts.any() else ~decl & ~nice  # no statement: its questions are scored
     sane = np.array([_checkable(u.claim, e.text) for u, e in zip(units, evs)], dtype=bool)
-    p = np.where(facts, p, 1.0 if facts.any() else 0.0)
-    return np.where(sane, p, 0.0)
+    p = np.where(facts, p, 1.0 if facts.any() or not decl.any() else np.where(nice, 1.0, 0.0))
+    return np.where(sane | nice, p, 0.0)
 
 
 class VerifierDetector(Detector):

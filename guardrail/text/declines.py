@@ -38,6 +38,7 @@ from guardrail.text import lexicon as lx
 from guardrail.text.sentences import split_sentences
 
 __all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "question_sentence", "source_decline_sentence",
+           "pleasantry_sentence",
            "normalize_decline_text",
            "MAX_DECLINE_CHARS"]
 
@@ -193,10 +194,7 @@ def non_answer_sentence(sentence: str) -> bool:
     True when the sentence holds a word of :data:`~guardrail.text.lexicon.NON_ANSWER_WORDS`
     ("know", "sure", "sorry", "idea", ...) and no word outside it and
     :data:`~guardrail.text.lexicon.DECLINE_WORDS` (see the module docstring for why this is
-    not :func:`declined_sentence`), and for a pleasantry around the answer: a word of
-    :data:`~guardrail.text.lexicon.PLEASANTRY_HEADS` ("hope", "glad", "great", ...) and no
-    word outside those lists and :data:`~guardrail.text.lexicon.PLEASANTRY_WORDS` ("Great
-    question!", "I hope this helps.", "Let me know if you need anything else."). A bare "Yes." or "No." is not one (left to the
+    not :func:`declined_sentence`). A bare "Yes." or "No." is not one (left to the
     verifier), nor is a hedged statement.
 
     Parameters
@@ -212,15 +210,36 @@ def non_answer_sentence(sentence: str) -> bool:
     False
     >>> non_answer_sentence("I don't know what it's about.")
     False
-    >>> non_answer_sentence("Let me know if you need anything else!")
+    """
+    words = _ASCII_WORD.findall(sentence.lower())
+    return any(w in lx.NON_ANSWER_WORDS for w in words) and all(
+        w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
+
+
+def pleasantry_sentence(sentence: str) -> bool:
+    """Whether one sentence of an answer is a pleasantry around it, which states no fact.
+
+    True when the sentence holds a word of :data:`~guardrail.text.lexicon.PLEASANTRY_HEADS`
+    ("hope", "glad", "great", "welcome", ...) and no word outside those lists,
+    :data:`~guardrail.text.lexicon.PLEASANTRY_WORDS`,
+    :data:`~guardrail.text.lexicon.DECLINE_WORDS` and
+    :data:`~guardrail.text.lexicon.NON_ANSWER_WORDS` (a closed list, as for
+    :func:`non_answer_sentence`). The verifier leaves it out of the answer's score; an answer
+    made only of pleasantries ("You are welcome.") states nothing and is not flagged for it.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence, as written.
+
+    Examples
+    --------
+    >>> pleasantry_sentence("Let me know if you need anything else!")
     True
-    >>> non_answer_sentence("Great, it was founded in 2011.")
+    >>> pleasantry_sentence("Great, it was founded in 2011.")
     False
     """
     words = _ASCII_WORD.findall(sentence.lower())
-    if any(w in lx.NON_ANSWER_WORDS for w in words) and all(
-            w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words):
-        return True
     return any(w in lx.PLEASANTRY_HEADS for w in words) and all(
         w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
 

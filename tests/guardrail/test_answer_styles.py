@@ -62,3 +62,9 @@ def test_style_gets_the_plain_verdict(guard, style):
     assert r_right.answer == right and r_wrong.answer == wrong  # the answer as written
     flagged = [wrong[n.span.start:n.span.end] for n in r_wrong.flagged_nodes if n.span is not None]
     assert flagged and all("520" in t for t in flagged), flagged
+
+
+@pytest.mark.parametrize("answer", ["You are welcome.", "Ok, great!", "Happy to help!"])
+def test_an_answer_of_pleasantries_alone_is_not_flagged_for_them(guard, answer):
+    r = guard.check(answer, [CONTEXT], "Thanks!", log=False)
+    assert r.detector_scores["verifier"] == 0.0 and not r.flagged_nodes, r.detector_scores

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.text.declines import non_answer_sentence, question_sentence, source_decline_sentence
+from guardrail.text.declines import pleasantry_sentence, question_sentence, source_decline_sentence
 from guardrail.text.markup import blank_markup
 from guardrail.text.sentences import split_sentences
 
@@ -56,7 +56,7 @@ def test_list_items_are_sentences_of_their_own():
     ("Happy to help: the fee is 28 million euros.", False),
 ])
 def test_pleasantries_carry_nothing_to_verify(sentence, expected):
-    assert non_answer_sentence(sentence) is expected
+    assert pleasantry_sentence(sentence) is expected
 
 
 def test_ptb_quotes_are_not_code():
