@@ -31,7 +31,7 @@ from guardrail._lazy import Lazy
 from guardrail.errors import InvalidInputError
 from guardrail.models import runtime
 from guardrail.models.weights import checked_files
-from guardrail.text.numerals import digits_for_words
+from guardrail.text.numerals import match_number_forms
 
 __all__ = ["ClaimVerifier", "shared_verifier", "encode_pairs", "use_bf16", "MODEL_DIR", "MAX_LENGTH", "EVIDENCE_FLOOR",
            "CLAIM_WINDOW", "WEIGHTS_FILE"]
@@ -80,9 +80,9 @@ def encode_pairs(tok: Any, evidence: Sequence[str], claims: Sequence[str],
                  max_length: int = MAX_LENGTH) -> tuple[list[list[int]], list[list[int]], list[int]]:
     """Token ids of ``[CLS] e [SEP] c [SEP]`` for each pair, truncated as the module says.
 
-    Both texts are read with their cardinal number words as digits
-    (:func:`~guardrail.text.numerals.digits_for_words`: "three hundred and forty" as "340"),
-    in training (``training/gpu_prepare.py``) as at inference.
+    Both texts are read with their cardinal number words as digits where that makes them
+    agree (:func:`~guardrail.text.numerals.match_number_forms`: "three hundred and forty"
+    against "340"), in training (``training/gpu_prepare.py``) as at inference.
 
     Returns
     -------
@@ -91,8 +91,9 @@ def encode_pairs(tok: Any, evidence: Sequence[str], claims: Sequence[str],
         has several windows).
     """
     cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
-    evs = tok.encode_batch([digits_for_words(e) for e in evidence], add_special_tokens=False)
-    cls_ = tok.encode_batch([digits_for_words(c) for c in claims], add_special_tokens=False)
+    read = [match_number_forms(e, c) for e, c in zip(evidence, claims)]
+    evs = tok.encode_batch([e for e, _ in read], add_special_tokens=False)
+    cls_ = tok.encode_batch([c for _, c in read], add_special_tokens=False)
     ids: list[list[int]] = []
     types: list[list[int]] = []
     owner: list[int] = []

@@ -1,0 +1,121 @@
+"""Does the verdict survive the answer's style? (issue 23: answer styles not in the dev data)
+
+The realistic set's answers (``benchmarks/data/realistic.jsonl``) are plain prose. LLM answers
+in a RAG service arrive formatted: as a bulleted or numbered list, with bold values, citation
+markers, a header, an attribution ("According to the provided context, ..."), pleasantries,
+a trailing source list or a question back to the user. Each style here is a mechanical
+rewrite of the same answer that adds no fact, so a guard that reads meaning gives every style
+the plain answer's verdict. Reported per style: the share of faithful answers passed and of
+wrong answers caught by the shipped default, and the share of items whose verdict equals the
+plain answer's.
+
+    python benchmarks/answer_styles.py --n 40   # 40 faithful + 40 wrong items (every k-th)
+
+Writes ``benchmarks/results/answer_styles.{md,json}`` (``--tag`` appends to the file names, for a
+run of another commit from a worktree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from guardrail import Guard  # noqa: E402
+from guardrail.text.sentences import split_sentences  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def _sents(text: str) -> list[str]:
+    return [text[s:e].rstrip(".") for s, e in split_sentences(text)]
+
+
+def _bold(sentence: str) -> str:
+    """The first number or capitalised name after the first word, in bold."""
+    m = re.search(r"(?<=\s)(\d[\d,.]*|[A-Z][a-z]+(?:\s[A-Z][a-z]+)*)", sentence)
+    return sentence if m is None else sentence[:m.start()] + f"**{m.group(0)}**" + sentence[m.end():]
+
+
+def _lower_first(text: str) -> str:
+    return text if text[:2].isupper() else text[:1].lower() + text[1:]
+
+
+STYLES: dict[str, Callable[[str], str]] = {
+    "plain": lambda a: a,
+    "bullets": lambda a: "\n".join(f"- {s}" for s in _sents(a)),
+    "numbered": lambda a: "\n".join(f"{i}. {s}." for i, s in enumerate(_sents(a), 1)),
+    "bold": lambda a: ". ".join(_bold(s) for s in _sents(a)) + ".",
+    "citations": lambda a: " ".join(f"{s} [{i}]." for i, s in enumerate(_sents(a), 1)),
+    "header": lambda a: "## Answer\n" + a,
+    "attribution": lambda a: "According to the provided context, " + _lower_first(a),
+    "chatty": lambda a: "Great question! " + a + " Let me know if you need anything else!",
+    "sources": lambda a: a + "\n\nSources: [1] retrieved passage",
+    "question_back": lambda a: a + " Would you like more details?",
+}
+
+
+def items(n: int) -> list[dict[str, Any]]:
+    """``n`` faithful and ``n`` wrong realistic answers, every k-th of each, in file order."""
+    rows = [json.loads(line) for line in (ROOT / "benchmarks/data/realistic.jsonl").read_text().splitlines()
+            if line.strip()]
+    out = []
+    for label in (0, 1):
+        pool = [r for r in rows if int(r["label"]) == label]
+        step = max(len(pool) // n, 1)
+        out += pool[::step][:n]
+    return out
+
+
+def run(n: int) -> dict[str, Any]:
+    guard = Guard().warm_up()
+    data = items(n)
+    res: dict[str, Any] = {}
+    plain: list[bool] = []
+    for style, rewrite in STYLES.items():
+        t0 = time.perf_counter()
+        out = guard.check_many([{"answer": rewrite(r["answer"]), "contexts": [r["context"]],
+                                 "question": r["question"]} for r in data])
+        passed = [o.passed for o in out]
+        plain = plain or passed
+        faithful = [p for p, r in zip(passed, data) if int(r["label"]) == 0]
+        wrong = [not p for p, r in zip(passed, data) if int(r["label"]) == 1]
+        res[style] = {"faithful_passed": round(sum(faithful) / len(faithful), 3),
+                      "wrong_caught": round(sum(wrong) / len(wrong), 3),
+                      "same_as_plain": round(sum(a == b for a, b in zip(passed, plain)) / len(passed), 3),
+                      "seconds": round(time.perf_counter() - t0, 1)}
+        print(style, res[style], flush=True)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; see the module docstring."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=40, help="faithful and wrong items each")
+    ap.add_argument("--tag", default="", help="suffix of the result files")
+    args = ap.parse_args(argv)
+    res = run(args.n)
+    machine = f"{platform.machine()}, Python {platform.python_version()}, 2 CPU cores"
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    name = "answer_styles" + (f"_{args.tag}" if args.tag else "")
+    (RESULTS / f"{name}.json").write_text(json.dumps({"n": args.n, "machine": machine, "styles": res}, indent=1))
+    lines = [f"# Answer styles: {args.n} faithful and {args.n} wrong realistic answers, rewritten", "",
+             f"Machine: {machine}. Shipped default; each style adds no fact (`benchmarks/answer_styles.py`).", "",
+             "| style | faithful passed | wrong caught | verdict as plain |", "|---|---|---|---|"]
+    lines += [f"| {s} | {r['faithful_passed']:.3f} | {r['wrong_caught']:.3f} | {r['same_as_plain']:.3f} |"
+              for s, r in res.items()]
+    (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
