@@ -120,9 +120,7 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
 
 
 def _non_answer(claim: str) -> bool:
-    """True for a sentence that only declines to answer ("I don't know.", "Sorry, I'm not
-    sure."): the per-sentence rule of :func:`guardrail.text.declines.non_answer_sentence`
-    (whose module says why it is not the whole-answer rule, ``is_declined``)."""
+    """A sentence that only declines ("I don't know."): :func:`guardrail.text.declines.non_answer_sentence`."""
     return non_answer_sentence(claim)
 
 
@@ -135,16 +133,10 @@ def _checkable(claim: str, evidence: str) -> bool:
 
 
 def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
-    """Apply the nothing-to-check rules to the verifier's ``p`` (one per unit).
-
-    Gibberish claims get 0 (flagged). Sentences that only decline (:func:`_non_answer`) get 0
-    when every sentence of the answer declines (the answer declines as a whole: flagged,
-    never passed), else they are left out of the answer's score ("I'm not sure. Apple was
-    founded in 1976."), as are pleasantries (always: an answer of pleasantries alone states
-    nothing and is not flagged for them), questions to the user and sentences on what the
-    context does not say, when the answer states something else
-    (:func:`~guardrail.text.declines.question_sentence`, :func:`~guardrail.text.declines.source_decline_sentence`). A sentence that states anything,
-    hedged or not, is always scored."""
+    """Apply the nothing-to-check rules to the verifier's ``p`` (one per unit). Gibberish gets 0. Declining sentences (:func:`_non_answer`, or on what the context does not
+    say) are left out of the score when another sentence states something, else get 0 (the answer
+    declines: flagged); questions to the user likewise (else scored); pleasantries always (an answer of
+    pleasantries alone is not flagged for them). See :mod:`guardrail.text.declines`."""
     texts = [u.text or u.claim for u in units]
     decl = np.array([_non_answer(t) or source_decline_sentence(t) for t in texts], dtype=bool)
     nice = np.array([pleasantry_sentence(t) for t in texts], dtype=bool)

@@ -77,9 +77,8 @@ class RefinementRequest:
     round : int
         1 for the first re-prompt, up to ``max_iterations``.
     deadline : float or None
-        ``time.monotonic()`` value by which the loop's ``time_budget`` is spent (``None``:
-        no budget). A reprompt function should not wait past it:
-        :meth:`guardrail.llm.client.LLMClient.reprompt` caps its request timeout there.
+        ``time.monotonic()`` value by which the loop's ``time_budget`` is spent (``None``: no budget);
+        a reprompt should not wait past it (:meth:`guardrail.llm.client.LLMClient.reprompt` does not).
     """
 
     question: str | None
