@@ -127,8 +127,9 @@ def test_check_many_prefetches_in_one_batch_and_matches_check() -> None:
     items = [{"answer": f"Company {i} was founded in {1900 + i}.",
               "contexts": [f"Company {i} was founded in {1900 + i} by person {i}."]} for i in range(12)]
     out = g.check_many(items)
-    ctx_batches = [b for b in ext.batches if b[0].endswith(f"by person {0}.") or len(b) > 1]
-    assert len(ctx_batches) == 1 and len(ctx_batches[0]) == 12
+    # the 12 passages in one batch (the answers of the group are parsed in a batch of their own)
+    ctx_batches = [b for b in ext.batches if any(t.endswith(f"by person {i}.") for t in b for i in range(12))]
+    assert len(ctx_batches) == 1 and sum("by person" in t for t in ctx_batches[0]) == 12
     assert [r.passed for r in out] == [g.check(it["answer"], it["contexts"]).passed for it in items]
 
 

@@ -118,7 +118,10 @@ def test_refine_stops_on_a_repeated_answer(vector_index, make_llm, guard, record
     result = response.metadata["guard_result"]
     # the same answer came back: the loop stops there instead of running to the cap
     assert llm.calls(rec["question"]) == 2
-    assert [h.round for h in result.history] == [0, 1]
+    # round 1 is the evidence repair (no LLM call: the year the evidence states), still flagged; round 2
+    # the LLM's reply, the original answer again
+    assert [h.round for h in result.history] == [0, 1, 2]
+    assert result.history[2].answer == result.history[0].answer
     assert response.metadata["guard_stop_reason"] == "repeated"
     assert not any(h.passed for h in result.history)
     assert response.response == REFUSAL and response.metadata["guard_action"] == "refused"
