@@ -18,8 +18,9 @@ What is blanked (and nothing else):
 * the backticks around inline code (a PTB opening quote ```` `` ```` is no code) and the fence lines of a code block (the code itself is kept);
 * at the start of a line: bullets (``-``, ``*``, ``+``, ``•``), numbers (``1.``, ``2)``),
   letters (``a)``), blockquote ``>`` markers and header ``#`` markers; a header line of at
-  most :data:`TITLE_MAX_WORDS` words with no digit (a title: "Summary", "Key facts") is
-  blanked whole;
+  most :data:`TITLE_MAX_WORDS` words with no digit and no auxiliary verb (a title: "Summary",
+  "Key facts") is blanked whole, while one that states something ("## Norvik is owned by
+  Siemens") is read as a sentence;
 * horizontal rules and a table's separator row (``|---|---|``) and the header row above it;
   the outer cell borders of a table row become spaces and its inner borders commas;
 * citation markers: ``[1]``, ``[1, 2]``, ``[^3]``, ``[Doc 2]``, ``[source 1]``, ``【4†source】``,
@@ -45,8 +46,10 @@ import re
 
 __all__ = ["blank_markup", "TITLE_MAX_WORDS"]
 
-#: A header line of at most this many words and no digit is a title, not a claim.
-TITLE_MAX_WORDS = 8
+#: A header line of at most this many words, with no digit and no auxiliary verb, is a title, not a claim.
+TITLE_MAX_WORDS = 6
+#: Words that make a header line a statement ("## Norvik is owned by Siemens"): it is read, not blanked.
+_STATEMENT_WORDS = frozenset("is are was were be been has have had will would can could does did do".split())
 
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n`]*$")
 _HEADER = re.compile(r"^([ \t]{0,3}#{1,6})([ \t]+|$)")
@@ -117,7 +120,8 @@ def _line(line: str, is_header_row: bool) -> str:
     m = _HEADER.match(line)
     if m:
         rest = line[m.end():]
-        if len(rest.split()) <= TITLE_MAX_WORDS and not any(c.isdigit() for c in rest):
+        words = rest.lower().split()
+        if len(words) <= TITLE_MAX_WORDS and not any(c.isdigit() for c in rest) and not _STATEMENT_WORDS & set(words):
             return _spaces(line)
         line = " " * m.end(1) + line[m.end(1):]
     for pat in (_QUOTE, _BULLET):

@@ -15,6 +15,7 @@ from guardrail.text.sentences import split_sentences
     ("a) first\nb) second", "   first\n   second"),
     ("## Summary\nIt was founded in 2011.", "          \nIt was founded in 2011."),
     ("### Founded in 2011", "    Founded in 2011"),  # a header with a digit may state a fact: kept
+    ("## Norvik is owned by Siemens", "   Norvik is owned by Siemens"),  # a statement, not a title
     ("The *Atlas lifter* carries `450 kg` [Doc 2]\u30103\u2020source\u3011.",
      "The  Atlas lifter  carries  450 kg                   ."),
     ("See [1, 2] and [^3].", "See        and     ."),
