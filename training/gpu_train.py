@@ -318,10 +318,15 @@ def run_one(run: int, tr: Trainer, deadline: float, args: argparse.Namespace, st
     marks: list[tuple[int, float]] = []
     last_save, losses = time.time(), []
     s0 = tr.step
+    if args.eval_init and tr.step == 0:
+        tr.checkpoint_eval(run)  # the starting weights: the figure a run must beat
+    last_eval = time.time()
     while tr.step < tr.total:
         losses.append(tr.train_step())  # summed every 100 steps: no device sync per step
-        if tr.step in tr.epoch_ends or tr.step == tr.total:
+        due = args.eval_every_s > 0 and time.time() - last_eval > args.eval_every_s
+        if tr.step in tr.epoch_ends or tr.step == tr.total or due:
             tr.checkpoint_eval(run)
+            last_eval = time.time()
         if (tr.step - s0) % 100 == 0:
             loss_avg = float(torch.stack(losses).mean())
             losses = []
@@ -391,6 +396,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-steps", type=int, default=0, help="cap each run's steps (smoke tests)")
     ap.add_argument("--state", default="", help="CPU: folder for resumable state (one run only)")
     ap.add_argument("--save-every-s", type=float, default=900.0)
+    ap.add_argument("--eval-every-s", type=float, default=0.0,
+                    help="also evaluate the select rows this often (CPU runs whose epoch outlasts the budget)")
+    ap.add_argument("--eval-init", action="store_true", help="evaluate the starting weights first")
     ap.add_argument("--part-mib", type=int, default=15)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--device", default="auto")

@@ -4,6 +4,7 @@ one encoder pass, with the verdicts of one check at a time (issue 27, speed)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,8 +16,10 @@ from guardrail.check import batch as batch_mod
 from guardrail.detectors import build_detector
 from guardrail.errors import BatchError, ExtractionError
 from guardrail.extract.spacy_extractor import char_batches
-from guardrail.testing import FakeEncoder, FakeExtractor
-from guardrail.types import KnowledgeGraph
+from guardrail.testing import FakeEncoder
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _counting import CountingExtractor  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[3] / "guardrail" / "data" / "halueval_sample.jsonl"
 CONTEXT = "Apple | was founded by | Steve Jobs\nApple | was founded in | 1976\n"
@@ -26,21 +29,6 @@ ITEMS = [
     {"id": "b", "answer": "Apple | was founded in | 1999\n", "contexts": [CONTEXT]},
     {"id": "c", "answer": "Paris | is capital of | Spain\n", "contexts": [OTHER, CONTEXT]},
 ]
-
-
-class CountingExtractor(FakeExtractor):
-    """FakeExtractor recording each batch; a text with "boom" makes the batch fail."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.batches: list[list[tuple[str, int]]] = []
-
-    def extract_many(self, texts: Sequence[str], sources: Sequence[int] | None = None) -> list[KnowledgeGraph]:
-        srcs = list(sources) if sources is not None else list(range(len(texts)))
-        self.batches.append(list(zip(texts, srcs)))
-        if any("boom" in t for t in texts):
-            raise ExtractionError("boom")
-        return super().extract_many(texts, srcs)
 
 
 class RecordingEncoder(FakeEncoder):

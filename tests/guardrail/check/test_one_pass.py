@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -14,22 +16,12 @@ from guardrail.detectors.base import AlignmentInput
 from guardrail.testing import FakeEncoder, FakeExtractor
 from guardrail.types import KnowledgeGraph
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _counting import CountingExtractor  # noqa: E402
+
 CONTEXT = "Apple | was founded by | Steve Jobs\nApple | was founded in | 1976\n"
 ANSWER = "Apple | was founded by | Steve Jobs\n"
 QUESTION = "Who | founded | Apple\n"
-
-
-class CountingExtractor(FakeExtractor):
-    """FakeExtractor recording each batch it is given."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.batches: list[list[tuple[str, int]]] = []
-
-    def extract_many(self, texts: Sequence[str], sources: Sequence[int] | None = None) -> list[KnowledgeGraph]:
-        srcs = list(sources) if sources is not None else list(range(len(texts)))
-        self.batches.append(list(zip(texts, srcs)))
-        return super().extract_many(texts, srcs)
 
 
 def _guard(ex: CountingExtractor, detectors: Sequence[str] = ("entity", "relation")) -> Guard:
