@@ -85,6 +85,10 @@ class PolicyOutcome:
         :mod:`guardrail.policy.acceptance`); ``""`` without refinement.
     rejected_rounds : tuple of int
         Refinement rounds rejected as worse than the best round.
+    fallback_round : int or None
+        The round whose answer a refinement loop's ``filter`` fallback delivered with its flagged
+        clauses or sentences cut (0: the original answer; see :mod:`guardrail.policy.salvage`);
+        ``None`` when no fallback delivered a cut answer.
     """
 
     answer: str
@@ -93,6 +97,7 @@ class PolicyOutcome:
     original_answer: str
     stop_reason: str = ""
     rejected_rounds: tuple[int, ...] = ()
+    fallback_round: int | None = None
 
 
 def parse_policy(value: PolicyLike) -> PolicySpec:

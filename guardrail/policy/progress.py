@@ -112,7 +112,10 @@ class LoopState:
     """The refinement loop's memory: the best round so far, every round, why it stopped.
 
     ``problems`` holds why the last round's corrections were rejected (``unsupported``);
-    empty when the last round was not."""
+    empty when the last round was not. ``seen`` holds ``(round, answer, verdict)`` of the
+    original answer and of every round whose corrections were accepted (rejected rounds too,
+    when rejected as worse or no progress, not as unsupported): what the ``filter`` fallback
+    may salvage (:mod:`guardrail.policy.salvage`)."""
 
     original: str
     best: GuardResult
@@ -122,9 +125,12 @@ class LoopState:
     rejected: list[int] = field(default_factory=list)
     best_answer: str = ""
     problems: tuple[str, ...] = ()
+    seen: list[tuple[int, str, GuardResult]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.best_answer = self.best_answer or self.original
+        if not self.seen:
+            self.seen.append((0, self.original, self.best))
 
     def step(self, i: int, answer: str, result: GuardResult, acceptance: Acceptance | None = None) -> Verdict:
         """Record round ``i``; accept it as the best, or set :attr:`stop`; returns its verdict.
@@ -138,6 +144,8 @@ class LoopState:
         if verdict == "better" and acceptance is not None and not acceptance.accepted:
             verdict = "unsupported"
         self.history.append(make_round(i, answer, result, ""))
+        if acceptance is None or acceptance.accepted:
+            self.seen.append((i, answer, result))
         self.problems = acceptance.problems if acceptance is not None and verdict == "unsupported" else ()
         if verdict == "better" and not repeated:
             self.best, self.best_answer = result, answer

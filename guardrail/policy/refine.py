@@ -148,9 +148,9 @@ class Refiner(BaseRefiner):
         Hard cap on re-prompts, 1..20 (default 5, as in KG-Guard).
     fallback : {"filter", "raise", "annotate"} or callable
         Applied to the best round when the loop ends with the answer still flagged.
-        ``filter`` (default) first tries the best round with only its flagged clauses cut
-        (:func:`~guardrail.policy.rounds.fallback_cuts`), delivered when the guard passes it,
-        else drops the flagged sentences (the refusal when none is left); ``raise`` raises
+        ``filter`` (default) delivers the best answer seen (the original or a round's) with its
+        flagged clauses or sentences cut, when the guard passes the cut and it states something
+        (:mod:`guardrail.policy.salvage`), else the refusal; ``raise`` raises
         :class:`~guardrail.errors.HallucinationError`; ``annotate`` delivers the best
         answer prefixed with :data:`UNVERIFIED_MARK`, so a flagged answer never reaches
         the user unmarked.
@@ -277,9 +277,9 @@ class Refiner(BaseRefiner):
         -------
         PolicyOutcome
             ``action="refined"`` when a round passed, ``"declined"`` for an answer that declines as a
-            whole; otherwise the fallback's outcome on the best round. ``result.history`` holds every
-            round (rejected ones too), ``stop_reason`` why the loop ended, ``rejected_rounds`` the
-            rounds that were worse.
+            whole; otherwise the fallback's outcome (``fallback_round``: whose answer ``filter`` cut).
+            ``result.history`` holds every round (rejected ones too), ``stop_reason`` why the loop
+            ended (kept by the fallback), ``rejected_rounds`` the rounds that were worse.
 
         Raises
         ------

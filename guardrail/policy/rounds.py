@@ -6,10 +6,11 @@
 * why the loop stops before a round (:func:`stop_before`: ``max_iterations``,
   ``time_budget``) and the deadline each request carries (:func:`deadline`);
 * the outcome of a loop that ended flagged (:func:`fallback_rounds`: a ``filter`` fallback
-  first tries the best round with its flagged clauses cut, :func:`fallback_cuts`, delivered
-  when the guard passes it; then :func:`fallback_outcome`: the fallback policy on the best
-  round, its stop reason, ``annotate`` marked with :data:`UNVERIFIED_MARK`; a weakly flagged
-  best round is kept whole rather than cut, :func:`weakly_flagged`).
+  delivers the best answer seen with its flagged clauses or sentences cut, when the guard
+  passes the cut, else the refusal, :mod:`guardrail.policy.salvage`; :func:`fallback_outcome`:
+  any other fallback on the best round, its stop reason, ``annotate`` marked with
+  :data:`UNVERIFIED_MARK`; a weakly flagged best round is kept whole rather than cut,
+  :func:`weakly_flagged`).
 
 The round-by-round verdicts (better, worse, no progress, unsupported, repeated) are kept by
 :class:`~guardrail.policy.progress.LoopState`.
@@ -23,14 +24,14 @@ from typing import Any, cast
 
 from guardrail.extract.given import ContextInput, split_context_input
 from guardrail.policy.feedback import feedback_items
-from guardrail.policy.policies import Policy, PolicyOutcome, PolicySpec, apply_policy, filter_answer
+from guardrail.policy.policies import Policy, PolicyOutcome, PolicySpec, apply_policy
 from guardrail.policy.progress import LoopState
-from guardrail.policy.pruning import cut_flagged
 from guardrail.policy.repair import evidence_repair
+from guardrail.policy.salvage import salvage_rounds
 from guardrail.types import GuardResult
 
 __all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
-           "fallback_outcome", "fallback_cuts", "fallback_rounds", "cut_outcome", "weakly_flagged", "DEFAULT_KEEP_MARGIN"]
+           "fallback_outcome", "fallback_rounds", "weakly_flagged", "DEFAULT_KEEP_MARGIN"]
 
 #: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
 UNVERIFIED_MARK = "[unverified] "
@@ -118,58 +119,27 @@ def weakly_flagged(result: GuardResult, margin: float | None) -> bool:
     return not any(n.span is not None for n in result.flagged_nodes) or result.score < result.threshold + margin
 
 
-def fallback_cuts(state: LoopState, fallback: PolicySpec, keep_margin: float | None = DEFAULT_KEEP_MARGIN) -> list[str]:
-    """The finer cuts a ``filter`` fallback tries, in order, before it drops whole sentences.
-
-    The one cut is the best round with the clause holding each flagged node cut out, and the
-    sentence of a flagged node in a main clause dropped
-    (:func:`~guardrail.policy.pruning.cut_flagged`): only unflagged words are left, as with the
-    sentence filter, but a right clause beside a flagged one stays ("Primary caregivers receive
-    sixteen weeks' leave on full pay, and secondary caregivers receive [[six]]." keeps its first
-    clause). A phrase is not cut from its clause ("won the prize [[in 1921]]" is not delivered
-    as "won the prize": the clause would no longer say what it was asked for). The loop delivers it only when the guard passes it (:func:`cut_outcome`), else the
-    sentence filter: on the refinement benchmark every answer counted as broken had lost right
-    facts to the sentence filter or to its refusal. A flagged main clause is never kept, even
-    where the guard would pass the shortened answer: a guard that flagged "Radium takes its
-    name from Poland" beside a clause about 1898 passed it alone. No cut is tried when it equals
-    the sentence filter's answer, for another fallback, an abstained round, or a round that
-    :func:`weakly_flagged` keeps whole.
-    """
-    best = state.best
-    if fallback.kind is not Policy.FILTER or best.abstained or weakly_flagged(best, keep_margin):
-        return []
-    cut = cut_flagged(state.best_answer, best)
-    if cut is None or cut == " ".join(filter_answer(state.best_answer, best)[0].split()):
-        return []
-    return [cut]
-
-
-def cut_outcome(state: LoopState, cut: str, result: GuardResult) -> PolicyOutcome:
-    """The ``filter`` fallback's outcome for a :func:`fallback_cuts` answer the guard passed:
-    ``action="filtered"``, its verdict with the loop's history."""
-    if state.stop == "max_iterations" and state.problems:
-        state.stop = "unsupported"
-    final = result.model_copy(update={"history": tuple(state.history)})
-    return PolicyOutcome(cut, final, "filtered", state.original, stop_reason=state.stop,
-                         rejected_rounds=tuple(state.rejected))
-
-
 def fallback_rounds(
     state: LoopState, fallback: PolicySpec, refusal: str, keep_margin: float | None = DEFAULT_KEEP_MARGIN,
 ) -> Generator[tuple[str, Any], Any, PolicyOutcome]:
-    """The end of a loop whose best round is still flagged: each :func:`fallback_cuts` answer is
-    sent to be checked (``("check", answer)``, the verdict sent back) and the first one passed is
-    delivered (:func:`cut_outcome`); else :func:`fallback_outcome`."""
-    for cut in fallback_cuts(state, fallback, keep_margin):  # a flagged clause, not its sentence
-        res = yield ("check", cut)
-        if res.passed:
-            return cut_outcome(state, cut, res)
+    """The end of a loop whose best round is still flagged.
+
+    A ``filter`` fallback salvages the best answer seen (the original or a round's answer) with
+    its flagged clauses or sentences cut, each cut checked by the guard (``("check", answer)``
+    is yielded, the verdict sent back), and refuses only when no cut passes
+    (:func:`~guardrail.policy.salvage.salvage_rounds`): on the refinement benchmark most answers
+    counted as broken were refusals that lost every right fact of the answer. A best round that
+    :func:`weakly_flagged` keeps whole, and every other fallback, go to :func:`fallback_outcome`.
+    """
+    if fallback.kind is Policy.FILTER and not weakly_flagged(state.best, keep_margin):
+        return (yield from salvage_rounds(state, refusal))
     return fallback_outcome(state, fallback, refusal, keep_margin)
 
 
 def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str,
                      keep_margin: float | None = DEFAULT_KEEP_MARGIN) -> PolicyOutcome:
-    """The fallback policy applied to the best round of a loop that ended flagged.
+    """The fallback policy applied to the best round of a loop that ended flagged (a ``filter``
+    fallback on a best round that is not weakly flagged is :func:`fallback_rounds`' salvage).
 
     Rounds used up on corrections the evidence does not state stop as ``"unsupported"``
     rather than ``"max_iterations"``; an ``annotate`` fallback's answer starts with

@@ -98,7 +98,9 @@ def test_the_filter_fallback_delivers_a_clause_cut_the_guard_passes() -> None:
 def test_a_clause_cut_the_guard_flags_falls_back_to_the_sentence_filter() -> None:
     guard = ScriptedGuard({HR_ANSWER: (("ten",), 0.8), HR_CUT: (("sixteen weeks",), 0.7)})
     out = Refiner(guard, max_iterations=2, repair=False).refine(HR_ANSWER, HR, None, ScriptedLLM(HR_ANSWER))
-    assert out.action == "filtered" and out.answer == "HR must be told early." and not out.result.passed
+    # the sentence filter's answer is checked too: delivered with its own (passing) verdict
+    assert out.action == "filtered" and out.answer == "HR must be told early." and out.result.passed
+    assert guard.checked[-2:] == [HR_CUT, "HR must be told early."] and out.fallback_round == 0
 
 
 OZICK = ["Cynthia Ozick (born April 17, 1928) is an American writer. Malcolm Lowry (28 July 1909 - 26 June 1957) "
