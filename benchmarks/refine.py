@@ -16,7 +16,9 @@ Items (small, so that a run finishes on 2 shared CPU cores; sizes are flags):
 
 Per item: caught (flagged), fixed (the final answer passes, drops the wrong words and
 states the right fact), broken (the faithful part lost, or a refusal), rounds (LLM
-calls), seconds. The guard is the default ``Guard()``; refinement is
+calls), seconds. A fact counts as kept when the final answer states it in another number
+form ("3" / "three", "1.5 million" / "1,500,000": :func:`_stated`); an answer opener ("Yes.",
+"The answer is") and a sentence's first function word ("Once") are not facts. The guard is the default ``Guard()``; refinement is
 ``Refiner(max_iterations=3, fallback="filter", time_budget=180)`` re-prompting the local
 model through :class:`guardrail.llm.LLMClient`. Results go to
 ``benchmarks/results/refine.{json,md}``, rewritten after every item (a cut run keeps
@@ -40,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.devdata import load_claims, load_dev  # noqa: E402
+from guardrail.align.values import number_values, numbers_equal  # noqa: E402
+from guardrail.text.numerals import digits_for_words  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 _WORD = re.compile(r"[A-Za-z0-9][\w,.%-]*[A-Za-z0-9%]|\w")
@@ -47,16 +51,58 @@ _STOP = set("a an the of in on at to and or is was were be been by for with as i
             "has have had which who".split())
 _FACT = re.compile(r"\b\d[\d,.]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
 _NOT_FACT = _STOP | set("i you he she they we his her their our its there here in on at but however also "
-                        "yes no according based after before during while when".split())
+                        "yes no according based after before during while when once if since until unless "
+                        "although though because whereas where what why how then so thus therefore instead "
+                        "meanwhile overall sure certainly indeed these those some many most all each every both "
+                        "either neither any other such only even just still first finally".split())
+#: An answer opener ("Yes.", "No,", "Sure!", "The answer is", "According to the context,"): it is
+#: not a fact, so an answer that loses it has lost nothing.
+_OPENER = re.compile(r"^\s*(?:(?:yes|no|sure|certainly|indeed|okay|ok)\b[.,!:;]*\s*|the answer is\b[:,]?\s*"
+                     r"|according to the (?:context|passage|text|document)\b[:,]?\s*)+", re.IGNORECASE)
+
+
+def _without_opener(text: str) -> str:
+    """``text`` without its leading answer opener(s)."""
+    return _OPENER.sub("", text, count=1)
 
 
 def _facts(text: str) -> set[str]:
-    """Numbers and capitalised names of ``text`` (a sentence's first function word is not one)."""
-    return {f.strip(".,") for f in _FACT.findall(text) if not all(w.lower() in _NOT_FACT for w in f.split())}
+    """Numbers and capitalised names of ``text`` (a sentence's first function word and an answer's
+    opener are not one)."""
+    return {f.strip(".,") for f in _FACT.findall(_without_opener(text))
+            if not all(w.lower() in _NOT_FACT for w in f.split())}
 
 
 def _words(text: str) -> set[str]:
-    return {w.lower().strip(".,") for w in _WORD.findall(text)} - _STOP
+    """Content words, number words as digits ("three" and "3" are one word)."""
+    return {w.lower().strip(".,") for w in _WORD.findall(digits_for_words(text))} - _STOP
+
+
+def _values(text: str) -> tuple[Any, ...]:
+    try:
+        return number_values(text)
+    except (ValueError, IndexError):  # quantulum3 on an odd text: no values read
+        return ()
+
+
+def _stated(fact: str, final: str, where: str = "") -> bool:
+    """Whether ``final`` states ``fact``: as written (case-blind), with number words as digits on
+    both sides (:func:`~guardrail.text.numerals.digits_for_words`: "3" and "three"), or as the
+    same value (:func:`~guardrail.align.values.numbers_equal`; ``where`` is the text ``fact``
+    was read from, so that its unit counts: "1.5 million" and "1,500,000", "£3.2m" and "£3.2
+    million"; a time in other units, "a quarter of an hour" for "15 minutes", is equal only
+    where those values can tell, which they cannot today)."""
+    if not re.search(r"\d", fact) and fact.lower() in final.lower():
+        return True  # a number is matched whole below: "27" is not stated by "127"
+    f, t = digits_for_words(fact).lower(), digits_for_words(final).lower()
+    if re.search(r"(?<![\w.,])" + re.escape(f) + r"(?![\w]|[.,]\d)", t):
+        return True
+    if not re.search(r"\d", f):
+        return False
+    src = where or fact
+    at = src.find(fact)
+    mine = [v for v in _values(src) if at < 0 or v.start <= at < max(v.end, v.start + 1)] or list(_values(fact))
+    return any(numbers_equal(v, w) for v in mine for w in _values(final))
 
 
 def _right_words(wrong: str, right: str) -> list[str]:
@@ -80,7 +126,8 @@ def realistic_items(n: int) -> list[dict[str, Any]]:
 
 
 def claims_items(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    bad_items, good_items = [], []
+    bad_items: list[dict[str, Any]] = []
+    good_items: list[dict[str, Any]] = []
     for ctx in load_claims("dev")[::3]:
         cl = ctx["claims"]
         wrong = next((c for c in cl if c["label"] == 0 and c["kind"] in ("date", "number", "entity")
@@ -124,7 +171,7 @@ def _lost_facts(item: dict[str, Any], final: str) -> list[str]:
     """Facts of the original answer outside its error span that the final answer lacks (right facts
     lost or changed by the refinement)."""
     original = item["answer"].replace(item.get("wrong") or "\0", " ")
-    return sorted(f for f in _facts(original) - _facts(item.get("wrong") or "") if f.lower() not in final.lower())
+    return sorted(f for f in _facts(original) - _facts(item.get("wrong") or "") if not _stated(f, final, original))
 
 
 def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[str, Any]:
@@ -137,13 +184,12 @@ def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[s
     lost = _lost_facts(item, final) if not first.passed and known else []
     row["lost_facts"] = lost
     if item["source"] == "faithful":
-        new_facts = _facts(final) - _facts(item["answer"])
+        new_facts = _facts(digits_for_words(final)) - _facts(digits_for_words(item["answer"]))
         row["changed_fact"] = bool(not first.passed and out.action == "refined" and new_facts)
         row["broken"] = bool(lost) or not _kept(item["keep"], final) or out.action == "refused"
         return row
-    fl = final.lower()
-    right_ok = not item["right"] or any(w.lower() in fl for w in item["right"])
-    wrong_gone = not item["wrong"] or item["wrong"].lower() not in fl
+    right_ok = not item["right"] or any(_stated(w, final) for w in item["right"])
+    wrong_gone = not item["wrong"] or not _stated(item["wrong"], final)
     row["fixed"] = bool(out.result.passed and out.action in ("refined", "passed") and right_ok and wrong_gone)
     row["broken"] = bool(lost) or (bool(item["keep"]) and (not _kept(item["keep"], final) or out.action == "refused"))
     return row
@@ -183,8 +229,10 @@ def _write(rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
              f"{meta['note']} Model: {meta['model']}; LLM speed: {meta.get('llm_speed')}.", "",
              "Fixed = the final answer passes, the error span's wrong words are gone and the right fact is stated; "
              "broken = a fact of the original outside the error span is lost or changed, or the faithful part is "
-             "lost (HaluEval answers have no error span: only a lost faithful part counts there). The refiner tries "
-             "the evidence repair (no LLM) first, then the LLM.", "", "| measure | value |", "|---|---|"]
+             "lost (HaluEval answers have no error span: only a lost faithful part counts there); a fact stated in "
+             "another number form (3 / three) is kept, an opener (Yes., The answer is) is not a fact. The refiner "
+             "tries the evidence repair (no LLM) first, then the LLM; a loop that ends flagged delivers the best "
+             "answer seen with its flagged clauses cut when the guard passes that, else the refusal.", "", "| measure | value |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in s.items() if k != "per_source"]
     lines += ["", "| source | items | caught | fixed |", "|---|---|---|---|"]
     lines += [f"| {k} | {v['n']} | {v['caught']} | {v['fixed']} |" for k, v in s["per_source"].items()]
