@@ -94,6 +94,17 @@ def steps_table(n: int) -> list[str]:
             *table, ""]
 
 
+def lingua_state() -> str:
+    """Which of lingua's models the checks have loaded: the trigram models (about 14 MB) settle
+    most suspect texts; the full ones (about 180 MB more) load for short ones they do not call
+    English (:mod:`guardrail.text.language`)."""
+    from guardrail.text import language
+
+    loaded = [name for name, lazy in (("trigrams", language._TRIGRAMS), ("full", language._DETECTOR))
+              if lazy._value is not None]
+    return f"lingua models loaded by the checks: {', '.join(loaded) or 'none'}"
+
+
 def kept_notes(path: Path) -> list[str]:
     """The lines from :data:`NOTES` on in ``path`` (empty when there are none)."""
     if not path.is_file():
@@ -152,7 +163,8 @@ def write(args: argparse.Namespace, guard: object, points: list[tuple[int, float
         f"({(after - before) / max(1, points[-1][0]) * 1000:.0f} kB per check over the whole run, "
         f"{late * 1000:.0f} kB per check over the second half); peak RSS of the process "
         f"(`getrusage`): **{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB**",
-        f"- encoder cache: {shared_encoder().cache_info()}; passage-graph cache: {len(guard._parts.cache)} graphs",
+        f"- encoder cache: {shared_encoder().cache_info()}; passage-graph cache: {len(guard._parts.cache)} graphs; "
+        f"{lingua_state()}",
         *args.extract_lines, "",
         "| checks | RSS (MB) |", "|---:|---:|",
         *[f"| {k} | {v:.0f} |" for k, v in points], "",

@@ -27,6 +27,10 @@ Re-run after new verifier weights replace ``guardrail/models/verifier/model.safe
 
     python training/export_onnx.py                 # both models
     python training/export_onnx.py --only verifier # the verifier alone
+    python training/export_onnx.py --gathers-only --only verifier  # no torch: gather_before_cast
+
+Both fp16 paths gather the fp16 word-embedding table before casting the rows
+(:func:`gather_before_cast`): ONNX Runtime then keeps that table in fp16.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from guardrail.models.weights import write_sums  # noqa: E402
+from training.onnx_gathers import gather_before_cast, rewrite_gathers  # noqa: E402
 
 __all__ = ["export_verifier", "export_encoder", "share_safetensors", "main"]
 
@@ -53,6 +58,9 @@ VERIFIER = ROOT / "guardrail" / "models" / "verifier"
 ENCODER = ROOT / "guardrail" / "models" / "encoder"
 SAMPLE = ROOT / "examples" / "data" / "halueval_sample.jsonl"
 OPSET = 17
+#: The files ``SHA256`` lists, per model.
+VERIFIER_FILES = ["model.safetensors", "config.json", "tokenizer.json", "model.onnx"]
+ENCODER_FILES = ["tokenizer.json", "model.onnx"]
 
 
 def _base_path() -> Path:
@@ -125,6 +133,7 @@ def share_safetensors(src: Path, weights: Path, out: Path) -> int:
     nodes = casts + list(model.graph.node)
     del model.graph.node[:]
     model.graph.node.extend(nodes)
+    gather_before_cast(model)
     out.write_bytes(model.SerializeToString())
     return shared
 
@@ -155,6 +164,7 @@ def fp16_weights(src: Path, out: Path, min_size: int = 1024) -> int:
     nodes = casts + list(model.graph.node)
     del model.graph.node[:]
     model.graph.node.extend(nodes)
+    gather_before_cast(model)
     out.write_bytes(model.SerializeToString())
     return len(casts)
 
@@ -225,7 +235,7 @@ def export_verifier(model_dir: Path = VERIFIER, *, n: int = 200, tol: float = 0.
         if ok:
             shutil.copy(int8, model_dir / "model.onnx")
     report["size_mb"] = round((model_dir / "model.onnx").stat().st_size / 2**20, 1)
-    write_sums(model_dir, ["model.safetensors", "config.json", "tokenizer.json", "model.onnx"])
+    write_sums(model_dir, VERIFIER_FILES)
     _card_section(model_dir / "MODEL_CARD.md", report)
     return report
 
@@ -255,13 +265,6 @@ def _card_section(card: Path, report: dict[str, Any]) -> None:
              f"{100 * i8['agree_0.5']:.1f} % and at the unit threshold on {100 * i8['agree_unit']:.1f} % of pairs. "
              "int8 is shipped only when both agreements are >= 99 % and max |dp| <= 0.02.\n")
     card.write_text(text, encoding="utf-8")
-
-
-def _agreement(ref: np.ndarray, p: np.ndarray, unit_threshold: float) -> dict[str, float]:
-    a05 = float(np.mean((ref >= 0.5) == (p >= 0.5)))
-    aut = float(np.mean((ref >= unit_threshold) == (p >= unit_threshold)))
-    return {"agree_0.5": a05, "agree_unit": aut, "agree_min": min(a05, aut),
-            "max_abs_diff": float(np.max(np.abs(ref - p))), "mean_abs_diff": float(np.mean(np.abs(ref - p)))}
 
 
 class _MeanPooled:
@@ -321,7 +324,7 @@ def export_encoder(out_dir: Path = ENCODER, *, n: int = 200) -> dict[str, Any]:
         report["shipped"] = "int8" if ok else "fp16_weights"
         shutil.copy(int8 if ok else f16, out_dir / "model.onnx")
     report["size_mb"] = round((out_dir / "model.onnx").stat().st_size / 2**20, 1)
-    write_sums(out_dir, ["tokenizer.json", "model.onnx"])
+    write_sums(out_dir, ENCODER_FILES)
     return report
 
 
@@ -332,8 +335,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--verifier-dir", default=str(VERIFIER), help="verifier weights folder")
     ap.add_argument("--n", type=int, default=200, help="check pairs from the shipped sample")
     ap.add_argument("--tol", type=float, default=0.02, help="largest |p_int8 - p_torch| accepted")
+    ap.add_argument("--gathers-only", action="store_true",
+                    help="no export: apply gather_before_cast to the shipped model.onnx files and rewrite SHA256")
     args = ap.parse_args(argv)
     report: dict[str, Any] = {}
+    if args.gathers_only:
+        for name, folder, files in (("verifier", Path(args.verifier_dir), VERIFIER_FILES),
+                                    ("encoder", ENCODER, ENCODER_FILES)):
+            if args.only in (None, name):
+                report[name] = {"tables_rewritten": rewrite_gathers(folder / "model.onnx")}
+                write_sums(folder, files)
+        print(json.dumps(report, indent=2))
+        return
     if args.only in (None, "verifier"):
         report["verifier"] = export_verifier(Path(args.verifier_dir), n=args.n, tol=args.tol)
     if args.only in (None, "encoder"):

@@ -12,12 +12,18 @@ from it between requests. Changing the setting reloads the shared models on next
 
 Memory
 ------
-A session holds its weights in fp32 (the shipped fp16 weights are cast once, at load): about
-120 MB resident each, of which 90 MB are weights; an fp32 copy of the model loads no smaller.
-The CPU memory arena stays on: with it off, glibc kept the freed blocks and the peak RSS of
-90 demo checks rose from 532 to 553 MB; one arena shared by both sessions (ORT environment
-allocator) saved nothing measurable, and growing it by the size requested instead of
-powers of two raised the peak to 647 MB (``benchmarks/results/memory.md``).
+A session holds its weights in fp32, except the embedding tables, which the shipped graphs
+gather in fp16 and cast row by row (``training/onnx_gathers.py``): the verifier session
+takes about 60 MB resident, the encoder's about 95 MB (70 MB once its graph is rewritten the
+same way). The CPU memory arena is off (issue 27): freed activation buffers then go back to
+the process heap, where spaCy and Python reuse them, instead of staying in one arena per
+session. Measured on the shared 2-core machine (one run each, fresh processes): peak RSS over
+90 mixed demo items 545 -> 516 MB and 571 -> 553 MB, over 100 distinct items 541 -> 523 MB,
+over 200 554 -> 555 MB; the median of 40 warm checks 434 / 492 ms with the arena, 439 / 471 ms
+without (a loaded machine: no difference to see); scores equal to the bit. (An earlier
+measurement, with spaCy batches of 4 texts, had the arena off 21 MB worse.) One arena
+shared by both sessions saved nothing measurable, and growing it by the size requested
+instead of powers of two raised the peak (``benchmarks/results/memory.md``).
 """
 
 from __future__ import annotations
@@ -109,6 +115,7 @@ def session(path: Path) -> Any:
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3  # errors only: no warnings on stderr
+    opts.enable_cpu_mem_arena = False  # freed buffers back to the heap (module docstring, Memory)
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])

@@ -33,3 +33,14 @@ def test_notes_after_the_marker_are_kept(tmp_path: Path) -> None:
     assert kept_notes(out) == [NOTES, "## Findings", "text"]
     out.write_text("# generated only\n", encoding="utf-8")
     assert kept_notes(out) == []
+
+
+def test_lingua_state_names_the_loaded_models(monkeypatch) -> None:
+    from benchmarks.memory import lingua_state
+    from guardrail.text import language
+
+    monkeypatch.setattr(language._TRIGRAMS, "_value", None)
+    monkeypatch.setattr(language._DETECTOR, "_value", None)
+    assert lingua_state().endswith(": none")
+    monkeypatch.setattr(language._TRIGRAMS, "_value", object())
+    assert lingua_state().endswith(": trigrams")
