@@ -32,7 +32,15 @@ What is blanked (and nothing else):
   or closing a sentence ("According to the provided context,", "Based on the documents,", "The
   context states that", "I found the following in the documents:", "..., according to the
   context.") and a clause on what the context does not say before the answer ("The documents
-  do not mention her age, but ...").
+  do not mention her age, but ...");
+* links and tags: a Markdown link's or image's brackets and target (its text is kept),
+  ``<https://...>`` autolinks and HTML tags (``<p>``, ``<b>``, ``<br/>``); a source aside in
+  parentheses ("(per the company profile)", no digit) and a footnote definition line
+  (``[^1]: Norvik fact sheet.``);
+* emoji and other pictographs (Unicode category So and their modifiers; a degree sign stays);
+* an answer that is one JSON object or array (``{"answer": "...", "sources": [...]}``) is read
+  as its string values: keys, punctuation, non-string values and the values of source or score
+  keys are blanked.
 
 References
 ----------
@@ -42,7 +50,9 @@ CommonMark Spec 0.31.2, sections 4.2 (ATX headings), 5.1-5.3 (block quotes, list
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 
 __all__ = ["blank_markup", "TITLE_MAX_WORDS"]
 
@@ -61,12 +71,29 @@ _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^\n]*?\S)\*\*(?![\w*])|(?<![\w_])__(?=\S)([^\n]*?\S)__(?![\w_])")
 _EM = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])([^_\n]*?[^\s_\\])_(?![\w_])")
 _SOURCE_NOTE = re.compile(r"\((?:sources?|see|refs?|references?|cf\.|citations?)\b[^()\n]{0,80}\)", re.IGNORECASE)
+#: "(per the company profile)", "(according to the fact sheet)": an attribution to a source, no digit.
+_SOURCE_ASIDE = re.compile(
+    r"\((?:per|as per|according to|as (?:stated|noted|mentioned|described|reported|shown) in|based on)[ \t]+"
+    r"(?:the|this|that|its|their|our|your)\b[^()\n\d]{0,50}\)", re.IGNORECASE)
+#: A Markdown link or image ``[text](url "title")``: the brackets and target go, the text stays.
+_LINK = re.compile(r"(!?\[)([^\[\]\n]{1,200})(\]\([^()\s]{1,500}(?:[ \t]+\"[^\"\n]{0,100}\")?\))")
+_AUTOLINK = re.compile(r"<(?:https?|ftp|mailto):[^<>\s]{1,500}>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]{0,10}(?:[ \t][^<>\n]{0,200})?/?>")
+#: A footnote definition line ``[^1]: Norvik fact sheet.`` (GFM footnotes): a source, not a claim.
+_FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^[^\]\n]{1,20}\]:")
+#: Symbols kept although of Unicode category So: they carry a unit ("25 \u00b0C").
+_KEPT_SYMBOLS = frozenset("\u00b0\u2103\u2109\u2116")
+#: JSON keys whose string values are sources or scores, not statements.
+_JSON_META_KEYS = frozenset("source sources citation citations reference references confidence score id doc docs "
+                            "document documents url urls".split())
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _SOURCE_LIST = re.compile(r"^[ \t]*(?:sources?|references?|citations?)[ \t]*:", re.IGNORECASE)
 _SOURCE_ITEM = re.compile(r"^[ \t]*(?:[-*][ \t]*)?\[\d{1,3}\]")
 _QUESTION_LINE = re.compile(r"^[ \t]*(?:Q|Question)[ \t]*[:.][ \t]")
 _LABEL = re.compile(
     r"^[ \t]*(?:A|Answer|Short answer|Final answer|TL;?DR|Summary|In short|In summary|Bottom line|"
-    r"Step[ \t]+\d{1,3}|Note)[ \t]*:[ \t]*", re.IGNORECASE)
+    r"Step[ \t]+\d{1,3}|Note|Key (?:points|facts|findings|details)|Main points|Highlights|Overview|Response)"
+    r"[ \t]*:[ \t]*", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[ \t]*(?:here (?:is|are)|the following|below (?:is|are))\b[^\n]{0,80}:[ \t]*$", re.IGNORECASE)
 _SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|above[ \t]+|available[ \t]+)?"
                  r"(?:context|contexts|documents?|passages?|sources?|information|text|excerpts?|articles?)")
@@ -130,9 +157,58 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _pairs(_EM, line, 1)
     line = _CODE.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(1)), line)
     line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
-    for pat in (_CITATION, _SOURCE_NOTE, _ATTRIBUTION, _TRAILING_ATTRIBUTION):
+    line = _LINK.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(3)), line)
+    for pat in (_AUTOLINK, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_ASIDE, _ATTRIBUTION, _TRAILING_ATTRIBUTION):
         line = pat.sub(lambda x: " " * len(x.group(0)), line)
-    return line
+    return _blank_symbols(line)
+
+
+def _blank_symbols(line: str) -> str:
+    """Emoji and pictographs (Unicode category So, their modifiers and joiners) as spaces."""
+    if line.isascii():
+        return line
+    return "".join(" " if (unicodedata.category(c) in ("So", "Sk") and c not in _KEPT_SYMBOLS and not c.isascii())
+                   or c in "\u200d\ufe0f\ufe0e" else c for c in line)
+
+
+def _json_keeps(value: object, meta: bool = False) -> list[bool]:
+    """For each string token of ``value`` as serialised (keys and strings, document order),
+    whether it is kept: string values are, keys and the values under source or score keys
+    (:data:`_JSON_META_KEYS`) are not."""
+    if isinstance(value, str):
+        return [not meta]
+    if isinstance(value, dict):
+        out: list[bool] = []
+        for k, v in value.items():
+            out += [False] + _json_keeps(v, meta or k.strip().lower() in _JSON_META_KEYS)
+        return out
+    if isinstance(value, list):
+        return [keep for v in value for keep in _json_keeps(v, meta)]
+    return []
+
+
+def _json_answer(text: str) -> str | None:
+    """A JSON object or array answer (``{"answer": "..."}``) reduced to its string values:
+    keys, quotes, braces, colons, commas and non-string values blanked, escapes' backslashes
+    blanked, and the values of source or score keys (:data:`_JSON_META_KEYS`) blanked whole.
+    ``None`` when ``text`` is not one JSON object or array (or holds duplicate keys)."""
+    body = text.strip()
+    if not (body[:1] in "{[" and body[-1:] in "}]"):
+        return None
+    try:
+        keeps = _json_keeps(json.loads(body))
+    except ValueError:
+        return None
+    tokens = list(_JSON_STRING.finditer(text))
+    if len(tokens) != len(keeps):  # duplicate keys: the decoded object lost some
+        return None
+    out, pos = [], 0
+    for m, keep in zip(tokens, keeps):
+        out.append(_spaces(text[pos:m.start()]))
+        out.append(" " + re.sub(r"\\.", "  ", m.group(0)[1:-1]) + " " if keep else " " * len(m.group(0)))
+        pos = m.end()
+    out.append(_spaces(text[pos:]))
+    return "".join(out)
 
 
 def blank_markup(text: str) -> str:
@@ -154,11 +230,14 @@ def blank_markup(text: str) -> str:
     >>> blank_markup("1. It employs **340** people [2].")
     '   It employs   340   people    .'
     """
+    as_json = _json_answer(text)
+    if as_json is not None:
+        text = as_json
     lines = text.split("\n")
     out = []
     sources = False
     for k, line in enumerate(lines):
-        sources = _SOURCE_LIST.match(line) is not None or (sources and (_SOURCE_ITEM.match(line) is not None
+        sources = _SOURCE_LIST.match(line) is not None or _FOOTNOTE_DEF.match(line) is not None or (sources and (_SOURCE_ITEM.match(line) is not None
                                                                         or not line.strip()))
         header_row = (_TABLE_ROW.match(line) is not None and k + 1 < len(lines)
                       and _TABLE_SEP.match(lines[k + 1]) is not None)

@@ -43,6 +43,18 @@ STYLES = {
     "partial_decline": lambda f: "The documents do not mention its revenue, but " + f[0][0].lower() + f[0][1:] + ". "
     + ". ".join(f[1:]) + ".",
     "found": lambda f: "I found the following in the documents: " + ". ".join(f) + ".",
+    "json": lambda f: '{"answer": "' + ". ".join(f) + '.", "sources": ["doc 1"], "confidence": 0.9}',
+    "link": lambda f: ". ".join(f).replace("Norvik Robotics", "[Norvik Robotics](https://norvik.example.com)", 1) + ".",
+    "html": lambda f: "<p>" + ". ".join(f).replace("2011", "<b>2011</b>") + ".</p>",
+    "emoji": lambda f: "\u2705 " + ". ".join(f) + ". \U0001f680",
+    "source_aside": lambda f: f[0] + " (per the company profile). " + ". ".join(f[1:]) + ".",
+    "footnote": lambda f: ". ".join(f) + ".[^1]\n\n[^1]: Norvik fact sheet.",
+}
+#: Styles whose faithful form is still flagged (issue 23, open): facts joined by semicolons or
+#: dashes are read as one long sentence, which the verifier scores as less supported.
+KNOWN_GAPS = {
+    "semicolons": lambda f: "Key points: " + "; ".join(f) + ".",
+    "dashes": lambda f: f[0] + " \u2014 " + f[1][0].lower() + f[1][1:] + " \u2014 and " + f[2][0].lower() + f[2][1:] + ".",
 }
 
 
@@ -51,10 +63,13 @@ def guard() -> Guard:
     return Guard()
 
 
-@pytest.mark.parametrize("style", sorted(STYLES))
+_GAP = pytest.mark.xfail(strict=True, reason="one long sentence of three facts scores as less supported")
+
+
+@pytest.mark.parametrize("style", sorted(STYLES) + [pytest.param(k, marks=_GAP) for k in sorted(KNOWN_GAPS)])
 def test_style_gets_the_plain_verdict(guard, style):
-    right = STYLES[style]([f.format(n=340) for f in FACTS])
-    wrong = STYLES[style]([f.format(n=520) for f in FACTS])
+    right = {**STYLES, **KNOWN_GAPS}[style]([f.format(n=340) for f in FACTS])
+    wrong = {**STYLES, **KNOWN_GAPS}[style]([f.format(n=520) for f in FACTS])
     r_right = guard.check(right, [CONTEXT], QUESTION, log=False)
     r_wrong = guard.check(wrong, [CONTEXT], QUESTION, log=False)
     assert r_right.passed, (style, round(r_right.score, 3))

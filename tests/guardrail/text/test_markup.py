@@ -46,6 +46,44 @@ def test_list_items_are_sentences_of_their_own():
     assert [read[s:e] for s, e in split_sentences(read)] == ["Founded in 2011", "It employs 340 people"]
 
 
+def _without(text: str, *parts: str) -> str:
+    """``text`` with each of ``parts`` (first occurrence after the previous one) as spaces."""
+    pos = 0
+    for part in parts:
+        i = text.index(part, pos)
+        text = text[:i] + " " * len(part) + text[i + len(part):]
+        pos = i + len(part)
+    return text
+
+
+@pytest.mark.parametrize(("text", "blanked"), [
+    ("See [Norvik](https://norvik.example.com) or <https://x.example>.",
+     ("[", "](https://norvik.example.com)", "<https://x.example>")),
+    ('![logo](logo.png "Logo")', ("![", '](logo.png "Logo")')),
+    ("<p>Founded in <b>2011</b>.</p>", ("<p>", "<b>", "</b>", "</p>")),
+    ("\u2705 It employs 340 people. \U0001f680\U0001f44d\U0001f3fd", ("\u2705", "\U0001f680\U0001f44d\U0001f3fd")),
+    ("It employs 340 people (per the company profile).", ("(per the company profile)",)),
+    ("It employs 340.[^1]\n\n[^1]: Norvik fact sheet.", ("[^1]", "[^1]: Norvik fact sheet.")),
+    ("Key points: founded in 2011; 340 staff.", ("Key points: ",)),
+    ('{"answer": "It employs 340.", "sources": ["doc 1", "doc 2"], "confidence": 0.9}',
+     ('{"answer": "', '", "sources": ["doc 1", "doc 2"], "confidence": 0.9}')),
+    ('{"facts": ["A is B.", "C is \\"D\\"."]}', ('{"facts": ["', '", "', '\\"', '\\"', '"]}')),
+])
+def test_links_tags_emoji_and_json_are_blanked(text, blanked):
+    assert blank_markup(text) == _without(text, *blanked)
+
+
+@pytest.mark.parametrize("text", [
+    "It is 25 \u00b0C today.",                        # a degree sign carries the unit
+    "Use x < 3 and y > 2.",                           # comparisons, not tags
+    "It rose (per the 2019 contract) to 20 days.",    # an aside with a digit states something
+    "{not json} and [1 2]",                           # braces that are no JSON
+    '{"a": 1, "a": "x"}',                             # duplicate keys: not read as JSON
+])
+def test_lookalikes_are_not_blanked(text):
+    assert blank_markup(text) == text
+
+
 @pytest.mark.parametrize(("sentence", "expected"), [
     ("Great question!", True),
     ("I hope this helps.", True),
