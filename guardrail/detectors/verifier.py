@@ -71,7 +71,7 @@ def _units(answer: str, question: str | None, always: bool = False) -> list[_Uni
     """Sentence claims of ``answer``, each without its hedges (:func:`~guardrail.text.hedges.strip_hedges`);
     ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
     to every claim with ``always``."""
-    spans = split_sentences(answer)
+    spans = split_sentences(answer, clauses=True)
     out = []
     for k, (s, e) in enumerate(spans):
         text, base = answer[s:e], s

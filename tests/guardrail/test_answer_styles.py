@@ -49,11 +49,11 @@ STYLES = {
     "emoji": lambda f: "\u2705 " + ". ".join(f) + ". \U0001f680",
     "source_aside": lambda f: f[0] + " (per the company profile). " + ". ".join(f[1:]) + ".",
     "footnote": lambda f: ". ".join(f) + ".[^1]\n\n[^1]: Norvik fact sheet.",
-}
-#: Styles whose faithful form is still flagged (issue 23, open): facts joined by semicolons or
-#: dashes are read as one long sentence, which the verifier scores as less supported.
-KNOWN_GAPS = {
     "semicolons": lambda f: "Key points: " + "; ".join(f) + ".",
+}
+#: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
+#: as one long sentence, which the verifier scores as less supported.
+KNOWN_GAPS = {
     "dashes": lambda f: f[0] + " \u2014 " + f[1][0].lower() + f[1][1:] + " \u2014 and " + f[2][0].lower() + f[2][1:] + ".",
 }
 

@@ -67,3 +67,15 @@ def test_verdict_does_not_depend_on_case_or_tokenisation(guard, answer, ok):
 ])
 def test_glued_sentences_split_and_dotted_names_do_not(text: str, expected: list[str]) -> None:
     assert [text[a:b] for a, b in split_sentences(text)] == expected
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("It was founded in 2011; it employs 340 people.", ["It was founded in 2011;", "it employs 340 people."]),
+    ("Key points: founded in 2011 in Gothenburg; it employs 340 people; it sells robots to retailers.",
+     ["Key points: founded in 2011 in Gothenburg;", "it employs 340 people;", "it sells robots to retailers."]),
+    ("It has offices in Oslo; Bergen; Tromso.", ["It has offices in Oslo; Bergen; Tromso."]),  # a short-item list
+    ("Growth was slow; profits rose sharply this year.", ["Growth was slow; profits rose sharply this year."]),
+])
+def test_semicolon_clauses_split_only_when_asked(text, parts):
+    assert [text[a:b] for a, b in split_sentences(text, clauses=True)] == parts
+    assert len(split_sentences(text)) == 1
