@@ -10,35 +10,11 @@ clause cut the guard passes). The model is a scripted stand-in that records its 
 
 from __future__ import annotations
 
-from _scripted import ScriptedLLM
+from _scripted import ScriptedGuard, ScriptedLLM
+from _scripted import scripted_result as _result
 
 from guardrail.policy.pruning import cut_flagged
 from guardrail.policy.refine import Refiner
-from guardrail.types import FlaggedNode, GuardResult, Span
-
-
-def _result(answer: str, wrong: tuple[str, ...] = (), score: float = 0.8) -> GuardResult:
-    nodes = tuple(FlaggedNode(node_id=f"a:{answer.index(w)}", text=w, support=0.1,
-                              span=Span(start=answer.index(w), end=answer.index(w) + len(w))) for w in wrong)
-    return GuardResult(passed=not wrong, score=score if wrong else 0.3, threshold=0.5, answer=answer,
-                       flagged_nodes=nodes)
-
-
-class ScriptedGuard:
-    """Stands in for the guard: a fixed verdict per answer (``verdicts``), else a pass."""
-
-    def __init__(self, verdicts: dict[str, tuple[tuple[str, ...], float]]) -> None:
-        self.verdicts = verdicts
-        self.checked: list[str] = []
-
-    def check(self, answer: str, contexts: object, question: str | None = None, **_: object) -> GuardResult:
-        self.checked.append(answer)
-        wrong, score = self.verdicts.get(answer, ((), 0.3))
-        return _result(answer, wrong, score)
-
-    def log_result(self, *args: object, **kwargs: object) -> None:
-        pass
-
 
 NEWS = ["The council approved a £3.2 million network of cycle lanes. Construction is expected to take 18 months."]
 NEWS_0 = "Councillors backed a £2.3 million plan for cycle lanes. Work should take 20 months."

@@ -11,45 +11,15 @@ that the model's script is what the loop sees.
 
 from __future__ import annotations
 
-from typing import Any
-
-from _scripted import ScriptedLLM
+from _scripted import ScriptedGuard, ScriptedLLM
+from _scripted import scripted_result as _result
 
 from guardrail.graph import KnowledgeGraph, Node
 from guardrail.policy.policies import DEFAULT_REFUSAL
 from guardrail.policy.progress import LoopState, make_round
 from guardrail.policy.refine import Refiner, enforce
 from guardrail.policy.salvage import candidates, salvage_cuts, states_something
-from guardrail.types import FlaggedNode, GuardResult, Span
-
-
-def _result(answer: str, wrong: tuple[str, ...] = (), score: float = 0.8) -> GuardResult:
-    nodes = tuple(FlaggedNode(node_id=f"a:{answer.index(w)}", text=w, support=0.1,
-                              span=Span(start=answer.index(w), end=answer.index(w) + len(w))) for w in wrong)
-    return GuardResult(passed=not wrong, score=score if wrong else 0.3, threshold=0.5, answer=answer,
-                       flagged_nodes=nodes)
-
-
-class ScriptedGuard:
-    """Stands in for the guard: a fixed verdict per answer (``verdicts``), else a pass; records
-    what it checked and the log records the policy wrote."""
-
-    def __init__(self, verdicts: dict[str, tuple[tuple[str, ...], float]]) -> None:
-        self.verdicts = verdicts
-        self.checked: list[str] = []
-        self.records: list[Any] = []
-
-    def check(self, answer: str, contexts: object, question: str | None = None, **_: object) -> GuardResult:
-        self.checked.append(answer)
-        wrong, score = self.verdicts.get(answer, ((), 0.3))
-        return _result(answer, wrong, score)
-
-    def log_result(self, *args: object, **kwargs: object) -> None:
-        pass
-
-    def log_record(self, record: Any) -> None:
-        self.records.append(record)
-
+from guardrail.types import Span
 
 LEASE = ["After the first six months of the tenancy, either the tenant or the landlord may end it by giving "
          "two months' written notice. Notice must be given in writing."]
