@@ -27,6 +27,7 @@ __all__ = [
     "PolicyLike",
     "PolicySpec",
     "PolicyOutcome",
+    "OutcomeAction",
     "parse_policy",
     "apply_policy",
     "filter_answer",
@@ -37,6 +38,8 @@ __all__ = [
 DEFAULT_REFUSAL = "I could not find support for an answer in the retrieved context."
 
 CustomPolicy = Callable[[str, GuardResult], str]
+#: What a policy did with an answer (:attr:`PolicyOutcome.action`).
+OutcomeAction = Literal["passed", "annotated", "filtered", "refused", "refined", "declined", "custom"]
 
 
 class Policy(str, Enum):
@@ -93,7 +96,7 @@ class PolicyOutcome:
 
     answer: str
     result: GuardResult
-    action: Literal["passed", "annotated", "filtered", "refused", "refined", "declined", "custom"]
+    action: OutcomeAction
     original_answer: str
     stop_reason: str = ""
     rejected_rounds: tuple[int, ...] = ()

@@ -27,7 +27,7 @@ from guardrail.policy.feedback import feedback_items
 from guardrail.policy.policies import Policy, PolicyOutcome, PolicySpec, apply_policy
 from guardrail.policy.progress import LoopState
 from guardrail.policy.repair import evidence_repair
-from guardrail.policy.salvage import salvage_rounds
+from guardrail.policy.salvage import loop_outcome, salvage_rounds
 from guardrail.types import GuardResult
 
 __all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
@@ -158,12 +158,9 @@ def fallback_outcome(state: LoopState, fallback: PolicySpec, refusal: str,
     HallucinationError
         With a ``raise`` fallback.
     """
-    if state.stop == "max_iterations" and state.problems:
-        state.stop = "unsupported"  # the last round's correction was not the evidence's
-    best = state.best.model_copy(update={"history": tuple(state.history)})
+    best = state.best.model_copy(update={"history": tuple(state.history)})  # a raised error carries it too
     if fallback.kind is Policy.FILTER and weakly_flagged(state.best, keep_margin):
         fallback = PolicySpec(Policy.ANNOTATE)
     out = apply_policy(fallback, state.best_answer, best, refusal=refusal)
     answer = UNVERIFIED_MARK + out.answer if out.action == "annotated" else out.answer
-    return PolicyOutcome(answer, out.result, out.action, state.original, stop_reason=state.stop,
-                         rejected_rounds=tuple(state.rejected))
+    return loop_outcome(state, answer, out.result, out.action)

@@ -38,7 +38,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from guardrail.policy.policies import PolicyOutcome, filter_answer
+from guardrail.policy.policies import OutcomeAction, PolicyOutcome, filter_answer
 from guardrail.policy.progress import LoopState, lost_phrases, same_answer
 from guardrail.policy.pruning import cut_flagged
 from guardrail.text.declines import declined_sentence, non_answer_sentence, normalize_decline_text, pleasantry_sentence
@@ -145,17 +145,37 @@ def salvage_cuts(answer: str, result: GuardResult) -> list[str]:
     return [c for c in cuts if states_something(c)]
 
 
-def loop_outcome(state: LoopState, answer: str, result: GuardResult, action: str,
+def loop_outcome(state: LoopState, answer: str, result: GuardResult, action: OutcomeAction,
                  fallback_round: int | None = None) -> PolicyOutcome:
     """The outcome of a loop that ended flagged, delivering ``answer`` with its verdict ``result``.
 
     Rounds used up on corrections the evidence does not state stop as ``"unsupported"`` rather
-    than ``"max_iterations"``; ``result`` carries the loop's history.
+    than ``"max_iterations"`` (``state.stop`` is updated); ``result`` carries the loop's history.
+    Used by the salvage here and by every other fallback
+    (:func:`~guardrail.policy.rounds.fallback_outcome`).
+
+    Parameters
+    ----------
+    state : LoopState
+        The ended loop (its original answer, stop reason, rejected rounds and history).
+    answer : str
+        The answer delivered.
+    result : GuardResult
+        Its verdict.
+    action : OutcomeAction
+        What the fallback did (``"filtered"``, ``"refused"``, ``"annotated"``, ...).
+    fallback_round : int or None, default None
+        The round whose answer was cut (0: the original), for a salvaged answer.
+
+    Returns
+    -------
+    PolicyOutcome
+        ``original_answer`` is the loop's original answer.
     """
     if state.stop == "max_iterations" and state.problems:
         state.stop = "unsupported"  # the last round's correction was not the evidence's
     final = result.model_copy(update={"history": tuple(state.history)})
-    return PolicyOutcome(answer, final, action, state.original, stop_reason=state.stop,  # type: ignore[arg-type]
+    return PolicyOutcome(answer, final, action, state.original, stop_reason=state.stop,
                          rejected_rounds=tuple(state.rejected), fallback_round=fallback_round)
 
 
