@@ -102,3 +102,13 @@ def test_cpu_training_resumes_from_its_saved_state(packed: Path, tmp_path: Path)
     assert "resumed at step 2" in log
     m = json.loads((tmp_path / "b" / "metrics.json").read_text())
     assert m["runs"][0]["steps"] == 4
+
+
+def test_eval_init_scores_the_starting_weights_first(packed: Path, tmp_path: Path) -> None:
+    from gpu_train import main
+
+    out = tmp_path / "out"
+    main(["--data", str(packed), "--out", str(out), "--sweep", "lr=3e-5", "--max-steps", "2", "--batch-size", "4",
+          "--epochs", "1", "--device", "cpu", "--eval-init", "--eval-every-s", "0"])
+    curve = json.loads((out / "metrics.json").read_text())["runs"][0]["curve"]
+    assert [c["step"] for c in curve] == [0, 2]  # the starting weights, then the schedule's end
