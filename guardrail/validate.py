@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from guardrail.errors import InvalidInputError
 from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.text.language import looks_english
+from guardrail.text.structure import normalize_passage
 
 __all__ = [
     "ValidatedInput", "validate_input", "clean_input", "clean_text", "nfkc_chars", "size_reason",
@@ -51,8 +52,10 @@ class ValidatedInput:
     """A checked (answer, contexts, question) triple.
 
     ``abstain_reason`` is ``""`` when the guard can judge, else why it cannot.
-    Texts have control characters replaced by spaces and lone surrogates by U+FFFD,
-    so character offsets into them equal offsets into the caller's original strings.
+    Texts have control characters replaced by spaces and lone surrogates by U+FFFD, and
+    passages their HTML and emphasis markup blanked and wrapped lines joined
+    (:func:`~guardrail.text.structure.normalize_passage`), so character offsets into them
+    equal offsets into the caller's original strings.
     """
 
     answer: str
@@ -334,7 +337,7 @@ def clean_input(answer: str, contexts: object, question: str | None) -> Validate
     for i, c in enumerate(ctx_list):
         _check_str(c, f"contexts[{i}]")
     ans = clean_text(answer)
-    ctxs = tuple(clean_text(c) for c in ctx_list)  # type: ignore[arg-type]
+    ctxs = tuple(normalize_passage(clean_text(c)) for c in ctx_list)  # type: ignore[arg-type]
     q = None if question is None else clean_text(question)
     ctxs_nonempty = tuple(c for c in ctxs if c.strip())
     reason = ""

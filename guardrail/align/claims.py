@@ -35,6 +35,7 @@ import numpy as np
 from guardrail.errors import InvalidInputError
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
+from guardrail.text.structure import read_sentences
 
 __all__ = [
     "EVIDENCE_MAX_WORDS",
@@ -120,17 +121,20 @@ class Evidence:
 
 
 def context_sentences(contexts: Sequence[str]) -> list[tuple[int, int, int, str]]:
-    """Split passages into sentences.
+    """Split passages into sentences, each with the text the verifier reads for it.
+
+    A list item, key-value line or table row is read with its passage's title and header
+    (:func:`guardrail.text.structure.read_sentences`); prose is read as it is.
 
     Returns
     -------
     list of (source, start, end, text)
         ``source`` indexes ``contexts``; ``start``/``end`` are character offsets in it.
     """
-    out = []
+    out: list[tuple[int, int, int, str]] = []
     for src, ctx in enumerate(contexts):
-        for s, e in split_sentences(ctx):
-            out.append((src, s, e, ctx[s:e]))
+        spans = split_sentences(ctx)
+        out.extend((src, s, e, t) for (s, e), t in zip(spans, read_sentences(ctx, spans)))
     return out
 
 

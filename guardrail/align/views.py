@@ -71,6 +71,7 @@ import numpy as np
 from guardrail.align.claims import Evidence, _lexical_scores, select_evidence
 from guardrail.align.encoder import TextEncoder
 from guardrail.text.numerals import digits_for_words
+from guardrail.text.structure import Header
 from guardrail.text.surface import detokenize
 
 __all__ = ["EVIDENCE_VIEWS", "view_texts", "closest_sentences", "claim_views", "MEANING_WEIGHT", "FACT_WORDS",
@@ -115,6 +116,11 @@ def _opening_name(sentence: str) -> str:
     return "" if (words[0] == "The" and len(words) == 1) or words[0] in _NOT_NAMES else m.group(0)
 
 
+def _title(sentence: str) -> bool:
+    """A header line of a structured passage ("Career"), which names no antecedent and is no neighbour."""
+    return isinstance(sentence, Header)
+
+
 def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | None = None) -> str:
     """Sentence ``i``, its opening anaphor replaced by the name that opens the sentence before.
 
@@ -150,7 +156,10 @@ def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | No
     text = sentences[i]
     word = _OPENER.match(text)
     lo = i - 1
-    while lo > i - MAX_ANTECEDENTS and lo >= 0 and _OPENER.match(sentences[lo]):
+    while lo > 0 and _title(sentences[lo]):  # a header line ("Career") names no antecedent
+        lo -= 1
+    stop = lo - MAX_ANTECEDENTS + 1
+    while lo > stop and lo >= 0 and _OPENER.match(sentences[lo]):
         lo -= 1
     if word is None or lo < 0 or (sources is not None and any(sources[k] != sources[i] for k in range(lo, i))):
         return text
@@ -164,8 +173,12 @@ def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | No
 
 def _window(evidence: Evidence, sentences: Sequence[str], sources: Sequence[int] | None) -> str:
     b = evidence.best
-    lo, hi = max(b - 1, 0), min(b + 2, len(sentences))
-    keep = [i for i in range(lo, hi) if sources is None or sources[i] == sources[b]]
+    lo, hi = b - 1, b + 1
+    while lo > 0 and _title(sentences[lo]):  # a header line between them is stepped over
+        lo -= 1
+    while hi < len(sentences) - 1 and _title(sentences[hi]):
+        hi += 1
+    keep = [i for i in (lo, b, hi) if 0 <= i < len(sentences) and (sources is None or sources[i] == sources[b])]
     return " ".join(sentences[i] for i in keep)
 
 
@@ -343,7 +356,7 @@ def claim_views(claims: Sequence[str], sentences: Sequence[str], sources: Sequen
         The :class:`~guardrail.align.claims.Evidence` of each claim, and for each claim its
         candidate texts per view (:func:`view_texts`).
     """
-    read = [detokenize(t) for t in sentences]
+    read = [Header(detokenize(t)) if isinstance(t, Header) else detokenize(t) for t in sentences]
     facts = sources is not None and len(set(sources)) == len(sources) and all(len(t.split()) <= FACT_WORDS for t in read)
     if facts:
         sources = None  # passages of one short sentence each (KB facts): read them together

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from guardrail.check.inputs import Inputs, Run
 from guardrail.check.parts import Parts
 from guardrail.detectors import AlignmentInput
+from guardrail.text.structure import normalize_passage
 from guardrail.types import GuardResult, KnowledgeGraph, Node
 from guardrail.validate import clean_text, context_size, size_reason
 
@@ -100,5 +101,5 @@ def prefetch_passages(parts: Parts, contexts_list: Sequence[Any]) -> None:
             ctx = [ctx]
         if not isinstance(ctx, (list, tuple)) or size_reason("", ctx, **limits):
             continue
-        texts.extend(clean_text(c) for c in ctx if isinstance(c, str) and c.strip())
+        texts.extend(normalize_passage(clean_text(c)) for c in ctx if isinstance(c, str) and c.strip())
     parts.cache.prefetch(texts, parts.extractor.get())
