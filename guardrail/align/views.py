@@ -360,11 +360,12 @@ def claim_views(claims: Sequence[str], sentences: Sequence[str], sources: Sequen
     facts = sources is not None and len(set(sources)) == len(sources) and all(len(t.split()) <= FACT_WORDS for t in read)
     if facts:
         sources = None  # passages of one short sentence each (KB facts): read them together
-    evs = [select_evidence(digits_for_words(c), read, max_words=max_words, sources=sources) for c in claims]
+    digits = [digits_for_words(c) for c in claims]
+    evs = [select_evidence(c, read, max_words=max_words, sources=sources) for c in digits]
     near = ([-1] * len(evs) if encoder is None or "sentence" not in views
             else closest_sentences(claims, evs, read, sources, encoder))
     # facts read together are still separate passages: a fact's antecedent is never another fact
     again = ([-1] * len(evs) if facts or "sentence" not in views
-             else resolved_sentences(claims, evs, read, sources))
+             else resolved_sentences(digits, evs, read, sources))
     return evs, [view_texts(e, read, views, sources, c, resolved=r, antecedents=not facts)
                  for e, c, r in zip(evs, near, again)]

@@ -31,7 +31,7 @@ from guardrail._lazy import Lazy
 from guardrail.errors import InvalidInputError
 from guardrail.models import runtime
 from guardrail.models.weights import checked_files
-from guardrail.text.numerals import match_number_forms
+from guardrail.text.value_forms import match_value_forms
 
 __all__ = ["ClaimVerifier", "shared_verifier", "encode_pairs", "use_bf16", "MODEL_DIR", "MAX_LENGTH", "EVIDENCE_FLOOR",
            "CLAIM_WINDOW", "WEIGHTS_FILE"]
@@ -81,8 +81,10 @@ def encode_pairs(tok: Any, evidence: Sequence[str], claims: Sequence[str],
     """Token ids of ``[CLS] e [SEP] c [SEP]`` for each pair, truncated as the module says.
 
     Both texts are read with their cardinal number words as digits where that makes them
-    agree (:func:`~guardrail.text.numerals.match_number_forms`: "three hundred and forty"
-    against "340"), in training (``training/gpu_prepare.py``) as at inference.
+    agree, and the claim's large numbers, percentages and dates in the evidence's surface
+    where the values are equal (:func:`~guardrail.text.value_forms.match_value_forms`:
+    "three hundred and forty" against "340", "$1,500,000" against "$1.5 million"), in
+    training (``training/gpu_prepare.py``) as at inference.
 
     Returns
     -------
@@ -91,7 +93,7 @@ def encode_pairs(tok: Any, evidence: Sequence[str], claims: Sequence[str],
         has several windows).
     """
     cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
-    read = [match_number_forms(e, c) for e, c in zip(evidence, claims)]
+    read = [match_value_forms(e, c) for e, c in zip(evidence, claims)]
     evs = tok.encode_batch([e for e, _ in read], add_special_tokens=False)
     cls_ = tok.encode_batch([c for _, c in read], add_special_tokens=False)
     ids: list[list[int]] = []

@@ -1,0 +1,118 @@
+"""One value, one surface: the claim's numbers, percentages and dates in the evidence's form.
+
+A context that says "$1.5 million", "15%" or "3 March 2011" and an answer that says
+"$1,500,000", "fifteen per cent" or "2011-03-03" state the same value, but the claim
+verifier compares surfaces: the shipped verifier read the faithful "revenue of $1,500,000"
+against "revenue of $1.5 million" as unsupported (p 0.05; 0.84 with the same surface).
+:func:`match_value_forms` rewrites each value of the claim whose normalised value equals a
+value of the evidence into the evidence's surface, after :func:`~guardrail.text.numerals.
+match_number_forms` has read number words as digits where that makes the two agree:
+
+* large numbers: digits with or without thousands separators ("1,500,000", "1500000") and a
+  number with a scale word ("1.5 million", "2 billion", "40 thousand");
+* percentages: "15%", "15 percent", "15 per cent" (after number words became digits);
+* dates: ISO ``YYYY-MM-DD``, "3 March 2011", "March 3, 2011" (day, month and year equal;
+  month names and abbreviations read with :mod:`calendar`).
+
+A value is rewritten only when the evidence holds the same value in another surface, so a
+wrong value is never made to look right and a pair that writes its values alike reads
+exactly as before. Only the verifier's input changes (in training as at inference,
+:func:`guardrail.models.claim_verifier.encode_pairs`); spans and explanations read the
+answer as written.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable, Iterator
+
+from guardrail.text.numerals import match_number_forms
+
+__all__ = ["match_value_forms"]
+
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_LARGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b|"
+                    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{5,})(?!\w|,\d|\.\d)", re.I)
+_PERCENT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:\s*%|\s+per\s?cent\b)", re.I)
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS["sept"] = 9
+_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|"
+                   r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r",?\s+(\d{4})\b|"
+                   + r"\b" + _MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b", re.I)
+
+
+def _large(m: re.Match[str]) -> float:
+    if m.group(1):
+        return float(m.group(1)) * _SCALES[m.group(2).lower()]
+    return float(m.group(3).replace(",", ""))
+
+
+def _percent(m: re.Match[str]) -> float:
+    return float(m.group(1))
+
+
+def _date(m: re.Match[str]) -> tuple[int, int, int] | None:
+    g = m.groups()
+    if g[0]:
+        y, mo, d = int(g[0]), int(g[1]), int(g[2])
+    elif g[3]:
+        y, mo, d = int(g[5]), _MONTHS[g[4].lower()], int(g[3])
+    else:
+        y, mo, d = int(g[8]), _MONTHS[g[6].lower()], int(g[7])
+    return (y, mo, d) if 1 <= mo <= 12 and 1 <= d <= 31 else None
+
+
+_KINDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], object]], ...] = (
+    (_LARGE, _large), (_PERCENT, _percent), (_DATE, _date))
+
+
+def _values(pattern: re.Pattern[str], read: Callable[[re.Match[str]], object],
+            text: str) -> Iterator[tuple[re.Match[str], object]]:
+    for m in pattern.finditer(text):
+        value = read(m)
+        if value is not None:
+            yield m, value
+
+
+def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
+    """The pair as the verifier reads it: the claim's values in the evidence's surface.
+
+    Parameters
+    ----------
+    evidence, claim : str
+        One verifier pair.
+
+    Returns
+    -------
+    tuple of (str, str)
+        ``(evidence, claim)`` with number words as digits where that makes them agree
+        (:func:`~guardrail.text.numerals.match_number_forms`), then each large number,
+        percentage and date of the claim whose value the evidence states in another surface
+        written as the evidence writes it; the pair as given when nothing matches.
+
+    Examples
+    --------
+    >>> match_value_forms("Revenue was $1.5 million, up 15%.", "Revenue was $1,500,000, up fifteen per cent.")
+    ('Revenue was $1.5 million, up 15%.', 'Revenue was $1.5 million, up 15%.')
+    >>> match_value_forms("It was founded on 3 March 2011.", "It was founded on 2011-03-03, not 2012-03-03.")
+    ('It was founded on 3 March 2011.', 'It was founded on 3 March 2011, not 2012-03-03.')
+    """
+    evidence, claim = match_number_forms(evidence, claim)
+    if not any(ch.isdigit() for ch in claim):
+        return evidence, claim
+    for pattern, read in _KINDS:
+        surfaces: dict[object, str] = {}
+        for m, value in _values(pattern, read, evidence):
+            surfaces.setdefault(value, m.group(0))
+        if not surfaces:
+            continue
+        claim = pattern.sub(lambda m: _in_evidence_form(m, read, surfaces), claim)
+    return evidence, claim
+
+
+def _in_evidence_form(m: re.Match[str], read: Callable[[re.Match[str]], object], surfaces: dict[object, str]) -> str:
+    value = read(m)
+    return surfaces.get(value, m.group(0)) if value is not None else m.group(0)

@@ -1,0 +1,42 @@
+"""The claim's values in the evidence's surface (issue 23): :mod:`guardrail.text.value_forms`."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.text.value_forms import match_value_forms
+
+EVIDENCE = "Founded on 3 March 2011, Norvik reported revenue of $1.5 million in 2023, up 15%, with 40 thousand users."
+
+
+@pytest.mark.parametrize(("claim", "read"), [
+    ("Revenue was $1,500,000.", "Revenue was $1.5 million."),
+    ("Revenue was $1500000.", "Revenue was $1.5 million."),
+    ("It grew fifteen per cent.", "It grew 15%."),
+    ("It grew 15 percent.", "It grew 15%."),
+    ("It was founded on 2011-03-03.", "It was founded on 3 March 2011."),
+    ("It was founded on March 3, 2011.", "It was founded on 3 March 2011."),
+    ("It was founded on the 3rd of March 2011.", "It was founded on the 3 March 2011."),
+    ("It has 40,000 users.", "It has 40 thousand users."),
+])
+def test_an_equal_value_is_read_in_the_evidence_surface(claim, read):
+    assert match_value_forms(EVIDENCE, claim) == (EVIDENCE, read)
+
+
+@pytest.mark.parametrize("claim", [
+    "Revenue was $2,500,000.",          # another value
+    "It grew 25 percent.",
+    "It was founded on 2011-03-13.",
+    "It was founded on March 3, 2012.",
+    "It has 41,000 users.",
+    "Revenue was $1.5 million in 2023.",  # already the evidence's surface
+    "Norvik is a robot maker.",          # no value
+])
+def test_other_values_and_equal_surfaces_stay_as_written(claim):
+    assert match_value_forms(EVIDENCE, claim) == (EVIDENCE, claim)
+
+
+def test_the_evidence_is_never_rewritten_and_years_are_no_large_numbers():
+    ev = "The bridge opened in 1932 and cost 10 million pounds."
+    assert match_value_forms(ev, "It opened in 1932 at a cost of 10,000,000 pounds.") == (
+        ev, "It opened in 1932 at a cost of 10 million pounds.")
