@@ -24,6 +24,7 @@ answer as written.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from collections.abc import Callable, Iterator
 
@@ -109,10 +110,11 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
             surfaces.setdefault(value, m.group(0))
         if not surfaces:
             continue
-        claim = pattern.sub(lambda m: _in_evidence_form(m, read, surfaces), claim)
+        claim = pattern.sub(functools.partial(_in_evidence_form, read=read, surfaces=surfaces), claim)
     return evidence, claim
 
 
-def _in_evidence_form(m: re.Match[str], read: Callable[[re.Match[str]], object], surfaces: dict[object, str]) -> str:
+def _in_evidence_form(m: re.Match[str], *, read: Callable[[re.Match[str]], object],
+                      surfaces: dict[object, str]) -> str:
     value = read(m)
     return surfaces.get(value, m.group(0)) if value is not None else m.group(0)
