@@ -45,6 +45,7 @@ Pre-training", ACL 2020).
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Sequence
@@ -61,6 +62,10 @@ PREFIX_MAX_WORDS = 6
 
 _BLOCK_TAGS = ("p|div|section|article|header|footer|main|aside|nav|ul|ol|dl|dt|dd|table|thead|tbody|tfoot"
                "|tr|br|hr|blockquote|pre|figure|figcaption|caption|title|html|head|body")
+#: HTML element names read as tags; any other ``<name>`` is text.
+_ELEMENTS = frozenset((_BLOCK_TAGS + "|li|h1|h2|h3|h4|h5|h6|td|th|span|b|i|u|s|em|strong|a|img|code|sup|sub|small|big"
+                       "|font|mark|abbr|cite|q|time|label|button|input|form|link|meta|noscript|iframe|svg|wbr|del"
+                       "|ins|kbd|var|samp|dfn|center").split("|"))
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
 _HTML_HINT = re.compile(r"</?(?:" + _BLOCK_TAGS + r"|li|h[1-6]|td|th|span|b|i|em|strong|a)\b[^<>]*>", re.I)
 _SCRIPT = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.I | re.S)
@@ -91,6 +96,8 @@ def _pad(new: str, width: int) -> str:
 def _html_tag(m: re.Match[str]) -> str:
     closing, name = m.group(1), m.group(2).lower()
     width = len(m.group(0))
+    if name not in _ELEMENTS:  # "List<String>" in code documentation is no tag
+        return m.group(0)
     if name == "li" and not closing:
         return _pad("\n- ", width)
     if re.fullmatch(r"h[1-6]", name) and not closing:
@@ -145,24 +152,24 @@ def _unwrap(text: str) -> str:
     if len(lines) < 2:
         return text
     width = max(len(ln.rstrip()) for ln in lines)
-    out = [lines[0]]
-    for b in lines[1:]:
-        a = out[-1].rsplit("\n", 1)[-1]
-        if _line_kind(a) == "prose" and _line_kind(b) == "prose" and _joins(a, b, width):
-            hy = re.search(r"[a-z]-[ \t]*$", a)
-            head = re.match(r"[ \t]*([a-z]+)", b)
-            if hy and head:  # "estab-" + "lished in" -> "established" + spaces
-                cut = hy.start() + 1
-                gap = len(a) - cut + 1 + head.start(1)  # hyphen, blanks, line break, indent
-                out[-1] = out[-1][: len(out[-1]) - len(a) + cut] + head.group(1) + " " * gap + b[head.end():]
-                continue
-            out[-1] = out[-1] + " " + b
+    kinds = [_line_kind(ln) for ln in lines]
+    out = [lines[0]]  # each entry is a line followed by "\n" in the result, or a piece of one
+    for k in range(1, len(lines)):
+        a, b = lines[k - 1], lines[k]
+        if not (kinds[k - 1] == kinds[k] == "prose" and _joins(a, b, width)):
+            out.append("\n" + b)
+            continue
+        hy, head = re.search(r"[a-z]-[ \t]*$", a), re.match(r"[ \t]*([a-z]+)", b)
+        tail = a[hy.start() + 1:] if hy else ""  # the hyphen and the blanks after it
+        if hy and head and out[-1].endswith(tail):  # "estab-" + "lished in" -> "established" + spaces
+            gap = len(tail) + 1 + head.start(1)  # hyphen, blanks, line break, indent
+            out[-1] = out[-1][:len(out[-1]) - len(tail)] + head.group(1)
+            out.append(" " * gap + b[head.end():])
         else:
-            out[-1] = out[-1] + "\n" + b
-    return out[0]
+            out.append(" " + b)
+    return "".join(out)
 
 
-@lru_cache(maxsize=512)
 def normalize_passage(text: str) -> str:
     """A retrieved passage as the detectors read it: markup blanked, wrapped lines joined.
 
@@ -191,7 +198,7 @@ def normalize_passage(text: str) -> str:
     >>> normalize_passage("It was estab-\\nlished in 1897.")
     'It was established   in 1897.'
     >>> normalize_passage("<p>Opened in <b>1932</b>.</p>")
-    '   Opened in    1932    .    '
+    '\\n  Opened in    1932    .\\n   '
     """
     if "<" in text and _HTML_HINT.search(text):
         text = _blank_html(text)
@@ -227,7 +234,8 @@ class _Layout:
     """Lines of one passage with their kinds, headers and tables (what :func:`read_sentences` needs)."""
 
     def __init__(self, text: str) -> None:
-        self.starts, self.lines, pos = [], text.split("\n"), 0
+        self.starts: list[int] = []
+        self.lines, pos = text.split("\n"), 0
         for ln in self.lines:
             self.starts.append(pos)
             pos += len(ln) + 1
@@ -236,6 +244,15 @@ class _Layout:
             nxt = self.lines[i + 1] if i + 1 < len(self.lines) else None
             if self.kinds[i] == "prose" and _is_title(ln, nxt):
                 self.kinds[i] = "header"
+        self.near_head: list[int] = []  # the nearest header above each line, -1 for none
+        self.table_top: list[int] = []  # the first row of the table holding each line
+        near = -1
+        for i, kind in enumerate(self.kinds):
+            self.near_head.append(near)
+            near = i if kind == "header" else near
+            above = i > 0 and kind == "table" and self.kinds[i - 1] == "table"
+            self.table_top.append(self.table_top[i - 1] if above else i)
+        self.first_head = next((i for i, k in enumerate(self.kinds) if k == "header"), -1)
         self.record = ""  # a passage that opens with key-value lines: the first value names its subject
         first = _KEY_VALUE.match(self.lines[0])
         if first and self.kinds[0] == "kv" and len(self.lines) > 1 and self.kinds[1] == "kv" and \
@@ -245,16 +262,14 @@ class _Layout:
                 self.record = value
 
     def line_of(self, pos: int) -> int:
-        lo = 0
-        for i, s in enumerate(self.starts):
-            if s <= pos:
-                lo = i
-        return lo
+        """The line holding character ``pos``."""
+        return bisect.bisect_right(self.starts, pos) - 1
 
     def prefix(self, i: int) -> str:
         """The passage's title and the nearest header above line ``i``, joined by a comma."""
-        heads = [k for k in range(i) if self.kinds[k] == "header"]
-        names = [_content(self.lines[k], "header") for k in heads[:1] + heads[-1:] if heads]
+        first, near = self.first_head, self.near_head[i]
+        heads = [] if near < 0 else [first] + ([near] if near != first else [])
+        names = [_content(self.lines[k], "header") for k in heads]
         if heads and heads[0] != 0 and self.record:
             names.insert(0, self.record)
         elif not heads and self.record and i > 0:
@@ -268,9 +283,7 @@ class _Layout:
 
     def table_header(self, i: int) -> list[str] | None:
         """The header cells of the table holding line ``i``, None when ``i`` is the header row."""
-        top = i
-        while top > 0 and self.kinds[top - 1] == "table":
-            top -= 1
+        top = self.table_top[i]
         return None if top == i else _cells(self.lines[top])
 
     def read(self, i: int) -> str | None:
@@ -301,7 +314,7 @@ class _Layout:
         return f"{head_text}: {body}" if head_text else body
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)
 def _layout(text: str) -> _Layout:
     return _Layout(text)
 
@@ -334,7 +347,7 @@ def read_sentences(text: str, spans: Sequence[tuple[int, int]]) -> list[str]:
 
     Examples
     --------
-    >>> p = "Company: Norvik Robotics\nHeadquarters: Trondheim, Norway"
+    >>> p = "Company: Norvik Robotics\\nHeadquarters: Trondheim, Norway"
     >>> read_sentences(p, [(0, 24), (25, 56)])[1]
     'Norvik Robotics: Headquarters: Trondheim, Norway.'
     """

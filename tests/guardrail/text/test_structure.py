@@ -83,3 +83,21 @@ def test_prose_and_passages_without_line_breaks_are_read_as_they_are():
     spans = split_sentences(text)
     assert read_sentences(text, spans) == [text[s:e] for s, e in spans]
     assert not any(isinstance(t, Header) for t in read_sentences(text, spans))
+
+
+def test_long_wrapped_text_with_hyphens_on_consecutive_lines_keeps_its_length():
+    text = "The museum was estab-\nlished in 1897 by the munici-\npal council of Lund and it\nholds objects. " * 300
+    norm = normalize_passage(text)
+    assert len(norm) == len(text)
+    assert " ".join(norm.split()).startswith("The museum was established in 1897 by the municipal council of Lund and it")
+
+
+def test_only_html_elements_are_tags():
+    text = "<p>Use List<String> here.</p>"
+    assert "List<String>" in normalize_passage(text)
+
+
+def test_a_row_of_a_long_table_reads_its_own_header():
+    rows = "\n".join(f"| item {k} | {k} kg |" for k in range(2000))
+    table = "Weights\n| Item | Weight |\n|---|---|\n" + rows
+    assert _read(table)[-1] == "Weights: Item: item 1999; Weight: 1999 kg."
