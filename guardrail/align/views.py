@@ -156,7 +156,7 @@ def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | No
     text = sentences[i]
     word = _OPENER.match(text)
     lo = i - 1
-    while lo > 0 and _title(sentences[lo]):  # a header line ("Career") names no antecedent
+    while lo >= 0 and _title(sentences[lo]):  # a header line ("Career") names no antecedent
         lo -= 1
     stop = lo - MAX_ANTECEDENTS + 1
     while lo > stop and lo >= 0 and _OPENER.match(sentences[lo]):
@@ -174,9 +174,9 @@ def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | No
 def _window(evidence: Evidence, sentences: Sequence[str], sources: Sequence[int] | None) -> str:
     b = evidence.best
     lo, hi = b - 1, b + 1
-    while lo > 0 and _title(sentences[lo]):  # a header line between them is stepped over
+    while lo >= 0 and _title(sentences[lo]):  # header lines next to it are stepped over
         lo -= 1
-    while hi < len(sentences) - 1 and _title(sentences[hi]):
+    while hi < len(sentences) and _title(sentences[hi]):
         hi += 1
     keep = [i for i in (lo, b, hi) if 0 <= i < len(sentences) and (sources is None or sources[i] == sources[b])]
     return " ".join(sentences[i] for i in keep)

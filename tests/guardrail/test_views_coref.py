@@ -84,3 +84,14 @@ def test_claim_views_resolve_passages_but_not_knowledge_base_facts() -> None:
     facts = ["Norvik Robotics is in Gothenburg.", "Its CEO is Ingrid Halvorsen."]  # one short fact per passage
     _, texts = claim_views(claim, facts, [0, 1], 170, ("sentence",))
     assert all(not t.startswith("Norvik Robotics's") for t in texts[0][0])
+
+
+def test_header_lines_are_no_antecedent_and_no_neighbour():
+    from guardrail.align.views import _window
+    from guardrail.text.structure import Header
+
+    sents = [Header("Career"), "She designed the Kista Public Library.", Header("Awards")]
+    assert resolve_opener(1, sents) == sents[1]  # "Career designed ..." would be wrong
+    assert _window(Evidence(text=sents[1], units=(1,), best=1), sents, None) == sents[1]
+    named = ["Marta Oyelaran is an architect.", Header("Career"), "She designed the Kista Public Library."]
+    assert resolve_opener(2, named) == "Marta Oyelaran designed the Kista Public Library."
