@@ -94,6 +94,11 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
         percentage and date of the claim whose value the evidence states in another surface
         written as the evidence writes it; the pair as given when nothing matches.
 
+    Raises
+    ------
+    ImportError
+        ``text2num`` is missing (the message names the pip command; it is a core dependency).
+
     Examples
     --------
     >>> match_value_forms("Revenue was $1.5 million, up 15%.", "Revenue was $1,500,000, up fifteen per cent.")
