@@ -174,9 +174,9 @@ def resolve_opener(i: int, sentences: Sequence[str], sources: Sequence[int] | No
 def _window(evidence: Evidence, sentences: Sequence[str], sources: Sequence[int] | None) -> str:
     b = evidence.best
     lo, hi = b - 1, b + 1
-    while lo >= 0 and _title(sentences[lo]):  # header lines next to it are stepped over
-        lo -= 1
-    while hi < len(sentences) and _title(sentences[hi]):
+    while lo > 0 and _title(sentences[lo]):  # a section header between them is stepped over; the
+        lo -= 1                               # context's first line (its title) names the subject
+    while hi < len(sentences) - 1 and _title(sentences[hi]):
         hi += 1
     keep = [i for i in (lo, b, hi) if 0 <= i < len(sentences) and (sources is None or sources[i] == sources[b])]
     return " ".join(sentences[i] for i in keep)

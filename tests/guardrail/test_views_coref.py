@@ -90,8 +90,8 @@ def test_header_lines_are_no_antecedent_and_no_neighbour():
     from guardrail.align.views import _window
     from guardrail.text.structure import Header
 
-    sents = [Header("Career"), "She designed the Kista Public Library.", Header("Awards")]
+    sents = [Header("Career"), "She designed the Kista Public Library.", Header("Awards"), "She won one."]
     assert resolve_opener(1, sents) == sents[1]  # "Career designed ..." would be wrong
-    assert _window(Evidence(text=sents[1], units=(1,), best=1), sents, None) == sents[1]
+    assert _window(Evidence(text=sents[3], units=(3,), best=3), sents, None) == f"{sents[1]} {sents[3]}"
     named = ["Marta Oyelaran is an architect.", Header("Career"), "She designed the Kista Public Library."]
     assert resolve_opener(2, named) == "Marta Oyelaran designed the Kista Public Library."
