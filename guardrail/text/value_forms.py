@@ -12,7 +12,9 @@ match_number_forms` has read number words as digits where that makes the two agr
   number with a scale word ("1.5 million", "2 billion", "40 thousand");
 * percentages: "15%", "15 percent", "15 per cent" (after number words became digits);
 * dates: ISO ``YYYY-MM-DD``, "3 March 2011", "March 3, 2011" (day, month and year equal;
-  month names and abbreviations read with :mod:`calendar`).
+  month names and abbreviations read with :mod:`calendar`);
+* measured amounts: "600 minutes" against "10 hours", "10 miles" against "16 km", "161
+  minutes" against "two hours and 41 minutes" (:mod:`guardrail.text.quantities`, pint).
 
 A value is rewritten only when the evidence holds the same value in another surface, so a
 wrong value is never made to look right and a pair that writes its values alike reads
@@ -29,6 +31,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from guardrail.text.numerals import match_number_forms
+from guardrail.text.quantities import match_quantity_forms
 
 __all__ = ["match_value_forms"]
 
@@ -92,12 +95,16 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
         ``(evidence, claim)`` with number words as digits where that makes them agree
         (:func:`~guardrail.text.numerals.match_number_forms`), then each large number,
         percentage and date of the claim whose value the evidence states in another surface
-        written as the evidence writes it; the pair as given when nothing matches.
+        written as the evidence writes it, and each measured amount the evidence states in
+        another unit in the evidence's unit
+        (:func:`~guardrail.text.quantities.match_quantity_forms`); the pair as given when
+        nothing matches.
 
     Raises
     ------
     ImportError
-        ``text2num`` is missing (the message names the pip command; it is a core dependency).
+        ``text2num`` or ``pint`` is missing (the message names the pip command; both are core
+        dependencies).
 
     Examples
     --------
@@ -116,7 +123,7 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
         if not surfaces:
             continue
         claim = pattern.sub(functools.partial(_in_evidence_form, read=read, surfaces=surfaces), claim)
-    return evidence, claim
+    return match_quantity_forms(evidence, claim)
 
 
 def _in_evidence_form(m: re.Match[str], *, read: Callable[[re.Match[str]], object],

@@ -1,8 +1,8 @@
 """A value written in another form is the same value (issue 23: faithful rewordings of numbers and dates).
 
 The shipped default guard and real spaCy: an answer that writes the context's "$1.5 million",
-"15%" or "3 March 2011" as "$1,500,000", "fifteen per cent" or "2011-03-03" passes, and the
-same answer with another value is flagged on that value.
+"15%", "3 March 2011" or "10 hours" as "$1,500,000", "fifteen per cent", "2011-03-03" or "600
+minutes" passes, and the same answer with another value is flagged on that value.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ CASES = [
     ("Norvik was founded on March 3, 2011.", "Norvik was founded on March 13, 2011.", "March 13"),
     ("The Atlas lifter runs for ten hours per charge.", "The Atlas lifter runs for twelve hours per charge.", "twelve"),
     ("Norvik's Atlas lifter carries up to 450kg.", "Norvik's Atlas lifter carries up to 650kg.", "650"),
+    # another unit (guardrail.text.quantities, pint)
+    ("The Atlas lifter runs for 600 minutes on one charge.", "The Atlas lifter runs for 500 minutes on one charge.", "500"),
+    ("Norvik's Atlas lifter carries up to 992 pounds.", "Norvik's Atlas lifter carries up to 1,200 pounds.", "1,200"),
 ]
 
 
