@@ -162,7 +162,9 @@ DECLINE_WORDS: frozenset[str] = frozenset(
 #: helps.", "Let me know if you need anything else."): it needs one of them ...
 PLEASANTRY_HEADS: frozenset[str] = frozenset(
     "great good excellent interesting hope helps helpful glad happy welcome feel free certainly absolutely "
-    "course let assist assistance clarification else".split()
+    "course let assist assistance clarification else "
+    # closings ("Enjoy your visit!", "Thanks for asking!", "Good luck!", "Take care!", "Cheers!")
+    "enjoy enjoying thanks thank luck cheers care fun pleasure nice wonderful lovely wishes bye goodbye".split()
 )
 
 #: ... and every other word from here or :data:`DECLINE_WORDS`. A closed list, as for declines: a
@@ -170,7 +172,11 @@ PLEASANTRY_HEADS: frozenset[str] = frozenset(
 PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "question questions ask asking need needs further more other else additional details detail here s "
     "is are be what found there if your have has any anything can i'd love happy of for let's me know "
-    "hear hearing from more always".split()
+    "hear hearing from more always "
+    # what a closing wishes well: "Have a nice day!", "Happy reading!", "Enjoy the movie!"
+    "you it this a an the with and to too so much all again take stay safe day days evening weekend week "
+    "trip visit stay time reading watching listening exploring cooking learning travels travelling "
+    "traveling meal movie film book show asking chatting talking see soon".split()
 )
 
 #: Light verbs: too general to be the predicate a negation is checked on.
