@@ -37,6 +37,7 @@ from guardrail.align.views import EVIDENCE_VIEWS, claim_views
 from guardrail.detectors._params import Interval, StrOptions, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.occlusion import MIN_GAIN, occlusion_gains
+from guardrail.text import declines as _declines
 from guardrail.text.declines import non_answer_sentence, pleasantry_sentence, question_sentence, source_decline_sentence
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
@@ -135,12 +136,12 @@ def _checkable(claim: str, evidence: str) -> bool:
 def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
     """Apply the nothing-to-check rules to the verifier's ``p`` (one per unit). Gibberish gets 0. Declining sentences (:func:`_non_answer`, or on what the context does not
     say) are left out of the score when another sentence states something, else get 0 (the answer
-    declines: flagged); questions to the user likewise (else scored); pleasantries always (an answer of
+    declines: flagged); questions to the user and bare verdicts ("Sadly no.") likewise (else scored); pleasantries always (an answer of
     pleasantries alone is not flagged for them). See :mod:`guardrail.text.declines`."""
     texts = [u.text or u.claim for u in units]
     decl = np.array([_non_answer(t) or source_decline_sentence(t) for t in texts], dtype=bool)
     nice = np.array([pleasantry_sentence(t) for t in texts], dtype=bool)
-    facts = ~decl & ~nice & ~np.array([question_sentence(t) for t in texts], dtype=bool)
+    facts = ~decl & ~nice & ~np.array([question_sentence(t) or _declines.verdict_fragment(t) for t in texts], dtype=bool)
     facts = facts if facts.any() else ~decl & ~nice  # no statement: its questions are scored
     sane = np.array([_checkable(u.claim, e.text) for u, e in zip(units, evs)], dtype=bool)
     p = np.where(facts, p, 1.0 if facts.any() or not decl.any() else np.where(nice, 1.0, 0.0))

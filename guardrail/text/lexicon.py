@@ -11,7 +11,8 @@ __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WOR
            "POLAR_FALLBACK_WORDS", "NEGATION_WORDS", "NEGATING_VERBS", "ANTONYM_PAIRS",
            "HEDGES", "ENGLISH_ONLY_WORDS", "FOREIGN_FUNCTION_WORDS", "ABBREVIATIONS", "PERSONAL_PRONOUNS",
            "NEUTER_PRONOUNS", "PLURAL_PRONOUNS", "RELATIVE_PRONOUNS", "ENTITY_LINK_STOP_WORDS", "NGRAM_SKIP_WORDS",
-           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "PLEASANTRY_WORDS", "PLEASANTRY_HEADS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
+           "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "PLEASANTRY_WORDS", "PLEASANTRY_HEADS",
+           "VERDICT_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
            "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
            "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
 
@@ -177,6 +178,17 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "you it this a an the with and to too so much all again take stay safe day days evening weekend week "
     "trip visit stay time reading watching listening exploring cooking learning travels travelling "
     "traveling meal movie film book show asking chatting talking see soon".split()
+)
+
+#: Words that can open a bare verdict ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),
+#: with :data:`DECLINE_WORDS` and :data:`NON_ANSWER_WORDS`; a fragment opening with any other word
+#: ("Paris.", "Italy!") may be the answer itself and is scored.
+VERDICT_WORDS: frozenset[str] = frozenset(
+    "yes no nope yeah yep yup not it that this sure indeed true false correct incorrect right wrong exactly "
+    "maybe perhaps both neither either none all some only just quite really very pretty well oh ah alas "
+    "sort kind sadly partly mostly largely probably possibly definitely absolutely certainly actually "
+    "basically apparently surprisingly shockingly naturally obviously clearly technically roughly nearly "
+    "almost hardly barely arguably generally usually sometimes rarely never always".split()
 )
 
 #: Light verbs: too general to be the predicate a negation is checked on.

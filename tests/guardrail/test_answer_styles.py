@@ -50,6 +50,7 @@ STYLES = {
     "source_aside": lambda f: f[0] + " (per the company profile). " + ". ".join(f[1:]) + ".",
     "footnote": lambda f: ". ".join(f) + ".[^1]\n\n[^1]: Norvik fact sheet.",
     "semicolons": lambda f: "Key points: " + "; ".join(f) + ".",
+    "verdict_opener": lambda f: "Sadly no. " + ". ".join(f) + ".",
     "closings": lambda f: "Thanks for asking! " + ". ".join(f) + ". Enjoy your visit, and have a great day! Cheers!",
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read

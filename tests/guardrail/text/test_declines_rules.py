@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import guardrail.detectors.verifier as verifier_mod
-from guardrail.text.declines import is_declined, non_answer_sentence
+from guardrail.text.declines import is_declined, non_answer_sentence, verdict_fragment
 
 
 def test_the_verifier_uses_the_per_sentence_rule_of_text_declines(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,3 +30,13 @@ def test_the_verifier_uses_the_per_sentence_rule_of_text_declines(monkeypatch: p
 def test_the_rules_differ_where_documented(text: str, whole_answer: bool, one_sentence: bool) -> None:
     assert is_declined(text) is whole_answer
     assert non_answer_sentence(text) is one_sentence
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("No.", True), ("Sadly no.", True), ("Partly!", True), ("Not really!", True), ("It was!", True),
+    ("Shockingly short!", True), ("Yes, but slowly.", True),
+    ("Paris.", False), ("Italy!", False), ("Steve Jobs.", False), ("Only about 12 seconds.", False),
+    ("Yes, a lucky contamination.", False), ("Not in 2020.", False), ("No, Lyon.", False),
+])
+def test_verdict_fragments_are_bare_verdicts_without_names_or_numbers(sentence, expected):
+    assert verdict_fragment(sentence) is expected
