@@ -4,7 +4,9 @@
 "Apple was, if I remember correctly, founded in 1999." all state that Apple was founded in
 1999. The claim verifier reads a sentence without its hedges (:func:`strip_hedges`), so a
 hedge anywhere in the sentence (in front, at the end, in the middle between commas or
-brackets, or a hedging adverb) never turns a wrong claim into a supported one.
+brackets, or a hedging adverb) never turns a wrong claim into a supported one. Stance and
+discourse markers in front of or after the claim ("Funny enough, ...", "Fun fact: ...",
+"..., believe it or not.") are read the same way: they frame a claim without changing it.
 """
 
 from __future__ import annotations
@@ -28,12 +30,21 @@ _CORE = (
     r"|(?:it )?seems like|it seems|i'?d say"
     r"|maybe|perhaps|probably|possibly|apparently|presumably|supposedly"
 )
+#: Stance and discourse markers: they frame a claim without changing what it states ("Funny
+#: enough, it was French soldiers who found it" read 0.11 supported, 0.90 without the marker).
+_STANCE = (
+    r"(?:funny|funnily|oddly|strangely|curiously|interestingly|surprisingly|amazingly|ironically)(?: enough)?"
+    r"|(?:the )?funny thing is|fun fact(?: is)?|believe it or not|as it (?:happens|turns out)|in fact|of course"
+    r"|actually|basically|essentially|incidentally|notably|remarkably|admittedly|anyway|still|plus|also"
+)
 #: A hedge in front of the claim ("I'm not sure, but I think ...", "Well, maybe ...").
 _LEADING = re.compile(
-    rf"^\s*(?:(?:no|well|hmm|honestly|sorry|so|ok|okay)\s*,\s*|(?:{_CORE})(?: that)?\s*[,;:.\-\u2013\u2014]?\s*"
-    r"(?:but\s*,?\s*)?)+",
+    rf"^\s*(?:(?:no|well|hmm|honestly|sorry|so|ok|okay|{_STANCE})\s*[,:]\s*"
+    rf"|(?:{_CORE})(?: that)?\s*[,;:.\-\u2013\u2014]?\s*(?:but\s*,?\s*)?)+",
     re.I,
 )
+#: A stance marker after the claim (", funnily enough.", ", believe it or not!").
+_TRAILING_STANCE = re.compile(rf"\s*,\s*(?:{_STANCE})(?=[\s.!?\"')\]]*$)", re.I)
 #: A hedge after the claim (", but I'm not sure.", " I think.", "(if I remember correctly)").
 _TRAILING = re.compile(
     rf"(?:\s*[,;:\-\u2013\u2014(]\s*|\s+)(?:(?:but|though|although|and|or)\s+)?(?:{_CORE})\s*\)?"
@@ -66,7 +77,7 @@ def hedge_spans(text: str) -> list[tuple[int, int]]:
     """
     plain = _apostrophes(text)
     found: list[tuple[int, int]] = []
-    for pattern in (_LEADING, _TRAILING, _INNER, _ADVERB):
+    for pattern in (_LEADING, _TRAILING, _TRAILING_STANCE, _INNER, _ADVERB):
         for m in pattern.finditer(plain):
             if m.end() > m.start() and _WORD.search(m.group(0)):
                 found.append((m.start(), m.end()))

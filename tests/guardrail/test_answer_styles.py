@@ -50,6 +50,8 @@ STYLES = {
     "source_aside": lambda f: f[0] + " (per the company profile). " + ". ".join(f[1:]) + ".",
     "footnote": lambda f: ". ".join(f) + ".[^1]\n\n[^1]: Norvik fact sheet.",
     "semicolons": lambda f: "Key points: " + "; ".join(f) + ".",
+    "stance": lambda f: "Funny enough, " + f[0][0].lower() + f[0][1:] + ". Believe it or not, " + f[1][0].lower()
+    + f[1][1:] + ". " + f[2] + ", interestingly enough.",
     "verdict_opener": lambda f: "Sadly no. " + ". ".join(f) + ".",
     "closings": lambda f: "Thanks for asking! " + ". ".join(f) + ". Enjoy your visit, and have a great day! Cheers!",
 }
