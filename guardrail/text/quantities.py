@@ -157,11 +157,12 @@ def match_quantity_forms(evidence: str, claim: str) -> tuple[str, str]:
     >>> match_quantity_forms("A full charge takes 10 hours.", "Charging takes 500 minutes.")
     ('A full charge takes 10 hours.', 'Charging takes 500 minutes.')
     """
-    if not any(ch.isdigit() for ch in claim) and digits_for_words(claim) == claim:
+    c2 = digits_for_words(claim)
+    words = _unit_words(c2) if any(ch.isdigit() for ch in c2) else set()
+    if not words:  # no number followed by a unit-like word: nothing to convert (the common case)
         return evidence, claim
-    e2, c2 = digits_for_words(evidence), digits_for_words(claim)
-    words = _unit_words(c2)
-    if not words or not (_unit_words(e2) - words):  # no unit-like word, or the same ones: nothing to convert
+    e2 = digits_for_words(evidence)
+    if not (_unit_words(e2) - words):  # the same unit-like words on both sides
         return evidence, claim
     found = _amounts(e2)
     if not found:
