@@ -284,37 +284,37 @@ VERDICT_MAX_WORDS = 3
 def verdict_fragment(sentence: str) -> bool:
     """Whether one sentence of an answer is a bare verdict or reaction that a later sentence spells out.
 
-    True for a sentence of at most :data:`VERDICT_MAX_WORDS` words with no digit and no
-    capitalised word after its first, opening with a word of
+    True for a sentence of 1 to :data:`VERDICT_MAX_WORDS` words, each a word of
     :data:`~guardrail.text.lexicon.VERDICT_WORDS`, :data:`~guardrail.text.lexicon.DECLINE_WORDS`
     or :data:`~guardrail.text.lexicon.NON_ANSWER_WORDS` ("No.", "Sadly no.", "Partly!", "Not
-    really!", "It was!", "Shockingly short!"); not "Paris." (a one-word answer is the answer). Read without the question, such a fragment gives the verifier
-    nothing to check, so its score was noise (p 0.00 for "Partly!" before a supported
-    sentence). The verifier leaves it out of an answer's score when another sentence states
-    something, and scores it as before when it is the whole answer.
+    really!", "It was!"); not "Paris.", "It is red." or "Shockingly short!" (a content word:
+    the answer itself). Read without the question, a bare verdict gives the verifier nothing
+    to check, so its score was noise (p 0.00 for "Partly!" before a supported sentence). The
+    verifier leaves it out of an answer's score when another sentence states something, and
+    scores it as before when it is the whole answer.
 
     Parameters
     ----------
     sentence : str
         One sentence, as written.
 
+    Returns
+    -------
+    bool
+        Whether the sentence is a bare verdict.
+
     Examples
     --------
     >>> verdict_fragment("Sadly no.")
     True
-    >>> verdict_fragment("Armstrong and Aldrin!")
+    >>> verdict_fragment("It is red.")
     False
     >>> verdict_fragment("Paris.")
     False
-    >>> verdict_fragment("Only about 12 seconds.")
-    False
     """
-    words = re.findall(r"[^\W_]+(?:['’][^\W_]+)?", sentence)
-    if not 0 < len(words) <= VERDICT_MAX_WORDS or any(ch.isdigit() for ch in sentence):
-        return False
-    first = words[0].lower()
-    opener = first in lx.VERDICT_WORDS or first in lx.DECLINE_WORDS or first in lx.NON_ANSWER_WORDS
-    return opener and not any(w[0].isupper() for w in words[1:])
+    words = [w.lower().replace("\u2019", "'") for w in re.findall(r"[^\W_]+(?:['\u2019][^\W_]+)?", sentence)]
+    return 0 < len(words) <= VERDICT_MAX_WORDS and all(
+        w in lx.VERDICT_WORDS or w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
 
 
 #: A sentence about what the *retrieved text* holds: its subject is the context, not the world.

@@ -176,14 +176,16 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "hear hearing from more always "
     # what a closing wishes well: "Have a nice day!", "Happy reading!", "Enjoy the movie!"
     "you it this a an the with and to too so much all again take stay safe day days evening weekend week "
-    "trip visit stay time reading watching listening exploring cooking learning travels travelling "
+    "trip visit time reading watching listening exploring cooking learning travels travelling "
     "traveling meal movie film book show asking chatting talking see soon".split()
 )
 
-#: Words that can open a bare verdict ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),
-#: with :data:`DECLINE_WORDS` and :data:`NON_ANSWER_WORDS`; a fragment opening with any other word
-#: ("Paris.", "Italy!") may be the answer itself and is scored.
+#: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),
+#: with :data:`DECLINE_WORDS` and :data:`NON_ANSWER_WORDS`; a fragment with any other word ("Paris.",
+#: "It is red.", "Shockingly short!") may be the answer itself and is scored.
 VERDICT_WORDS: frozenset[str] = frozenset(
+    "is are was were did does do has have had will would can could isn't aren't wasn't weren't didn't "
+    "doesn't don't hasn't haven't won't wouldn't can't couldn't it's that's he she they we you too much "
     "yes no nope yeah yep yup not it that this sure indeed true false correct incorrect right wrong exactly "
     "maybe perhaps both neither either none all some only just quite really very pretty well oh ah alas "
     "sort kind sadly partly mostly largely probably possibly definitely absolutely certainly actually "

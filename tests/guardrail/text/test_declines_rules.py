@@ -34,9 +34,10 @@ def test_the_rules_differ_where_documented(text: str, whole_answer: bool, one_se
 
 @pytest.mark.parametrize(("sentence", "expected"), [
     ("No.", True), ("Sadly no.", True), ("Partly!", True), ("Not really!", True), ("It was!", True),
-    ("Shockingly short!", True), ("Yes, but slowly.", True),
+    ("It wasn\u2019t.", True), ("Yes, absolutely.", True),
     ("Paris.", False), ("Italy!", False), ("Steve Jobs.", False), ("Only about 12 seconds.", False),
+    ("It is red.", False), ("No, it's blue.", False), ("Shockingly short!", False), ("Yes, but slowly.", False),
     ("Yes, a lucky contamination.", False), ("Not in 2020.", False), ("No, Lyon.", False),
 ])
-def test_verdict_fragments_are_bare_verdicts_without_names_or_numbers(sentence, expected):
+def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, expected):
     assert verdict_fragment(sentence) is expected
