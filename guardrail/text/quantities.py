@@ -43,7 +43,7 @@ __all__ = ["match_quantity_forms", "RELATIVE_TOLERANCE"]
 #: are 16.09 km, "6 feet" 1.83 m: 0.6 %, 1.6 %), "twelve weeks" are not "3 months" (8 %).
 RELATIVE_TOLERANCE = 0.02
 
-_UNIT = r"(?:(?:square|cubic|sq\.?)\s+)?[A-Za-z][A-Za-z]*(?:\s*/\s*[A-Za-z]+|\s+per\s+[A-Za-z]+)?"
+_UNIT = r"(?:(?:square|cubic|sq\.?)\s+)?[A-Za-z]+(?:\s*/\s*[A-Za-z]+|\s+per\s+[A-Za-z]+)?"
 _AMOUNT = re.compile(r"(?<![\w.,$£€¥])(\d+(?:,\d{3})*(?:\.\d+)?)(\s*)(" + _UNIT + r")", re.I)
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|)$", re.I)
 
@@ -143,7 +143,8 @@ def match_quantity_forms(evidence: str, claim: str) -> tuple[str, str]:
     tuple of (str, str)
         ``(evidence, claim)``; when an amount of the claim equals an amount the evidence
         writes in other units (at the evidence's precision), the claim with that amount
-        written as the evidence writes it, number words read as digits on both sides (:func:`~guardrail.text.numerals.digits_for_words`); else the pair as given.
+        written as the evidence writes it, number words read as digits on both sides
+        (:func:`~guardrail.text.numerals.digits_for_words`); else the pair as given.
 
     Raises
     ------
