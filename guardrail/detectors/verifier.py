@@ -37,11 +37,9 @@ from guardrail.align.views import EVIDENCE_VIEWS, claim_views
 from guardrail.detectors._params import Interval, StrOptions, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.detectors.occlusion import MIN_GAIN, occlusion_gains
-from guardrail.text import declines as _declines
-from guardrail.text.declines import non_answer_sentence, pleasantry_sentence, question_sentence, source_decline_sentence
+from guardrail.detectors.unscored import framing, mask_scores
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
-from guardrail.text.lexicon import CHAT_FUNCTION_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
@@ -69,14 +67,15 @@ class _Unit:
 
 
 def _units(answer: str, question: str | None, always: bool = False) -> list[_Unit]:
-    """Sentence claims of ``answer``, each without its hedges (:func:`~guardrail.text.hedges.strip_hedges`);
-    ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
+    """Sentence claims of ``answer``, each without its hedges (:func:`~guardrail.text.hedges.strip_hedges`),
+    one opening with a pronoun read after the sentence before it (unless either only frames the
+    answer: :func:`~guardrail.detectors.unscored.framing`); ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
     to every claim with ``always``."""
     spans = split_sentences(answer, clauses=True)
     out = []
     for k, (s, e) in enumerate(spans):
         text, base = answer[s:e], s
-        if k and _PRONOUN_START.match(text):
+        if k and _PRONOUN_START.match(text) and not framing(text) and not framing(answer[slice(*spans[k - 1])]):
             text, base = answer[spans[k - 1][0]:e], spans[k - 1][0]
         hedges = tuple((base + a, base + b) for a, b in hedge_spans(text))
         out.append(_Unit(s, e, claim_text(detokenize(strip_hedges(text)), question, always=always), text, hedges))
@@ -120,32 +119,9 @@ def _grounded(node: Node, evidence_words: set[str], evidence_numbers: set[str]) 
     return sum(w in evidence_words or w.rstrip("s") in evidence_words for w in words) / len(words)
 
 
-def _non_answer(claim: str) -> bool:
-    """A sentence that only declines ("I don't know."): :func:`guardrail.text.declines.non_answer_sentence`."""
-    return non_answer_sentence(claim)
-
-
-def _checkable(claim: str, evidence: str) -> bool:
-    """False for gibberish: no word at all (emoji, punctuation), or no word that is an
-    English function word or occurs in the evidence ("qwertyuiop asdfghjkl")."""
-    words = _WORD.findall(claim.lower())
-    ev = set(_WORD.findall(evidence.lower()))
-    return any(w in CHAT_FUNCTION_WORDS or w in ev for w in words)
-
-
 def _mask(units: list[_Unit], evs: list[Any], p: np.ndarray) -> np.ndarray:
-    """Apply the nothing-to-check rules to the verifier's ``p`` (one per unit). Gibberish gets 0. Declining sentences (:func:`_non_answer`, or on what the context does not
-    say) are left out of the score when another sentence states something, else get 0 (the answer
-    declines: flagged); questions to the user and bare verdicts ("Sadly no.") likewise (else scored); pleasantries always (an answer of
-    pleasantries alone is not flagged for them). See :mod:`guardrail.text.declines`."""
-    texts = [u.text or u.claim for u in units]
-    decl = np.array([_non_answer(t) or source_decline_sentence(t) for t in texts], dtype=bool)
-    nice = np.array([pleasantry_sentence(t) for t in texts], dtype=bool)
-    facts = ~decl & ~nice & ~np.array([question_sentence(t) or _declines.verdict_fragment(t) for t in texts], dtype=bool)
-    facts = facts if facts.any() else ~decl & ~nice  # no statement: its questions are scored
-    sane = np.array([_checkable(u.claim, e.text) for u, e in zip(units, evs)], dtype=bool)
-    p = np.where(facts, p, 1.0 if facts.any() or not decl.any() else np.where(nice, 1.0, 0.0))
-    return np.where(sane | nice, p, 0.0)
+    """The nothing-to-check rules (:func:`~guardrail.detectors.unscored.mask_scores`) on ``p``, one per unit."""
+    return mask_scores([u.text or u.claim for u in units], [u.claim for u in units], [e.text for e in evs], p)
 
 
 class VerifierDetector(Detector):

@@ -38,7 +38,7 @@ from guardrail.text import lexicon as lx
 from guardrail.text.sentences import split_sentences
 
 __all__ = ["is_declined", "declined_sentence", "non_answer_sentence", "question_sentence", "source_decline_sentence",
-           "pleasantry_sentence", "verdict_fragment",
+           "pleasantry_sentence", "meta_sentence", "verdict_fragment",
            "normalize_decline_text",
            "MAX_DECLINE_CHARS"]
 
@@ -242,6 +242,45 @@ def pleasantry_sentence(sentence: str) -> bool:
     words = _ASCII_WORD.findall(sentence.lower())
     return any(w in lx.PLEASANTRY_HEADS for w in words) and all(
         w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
+
+
+def meta_sentence(sentence: str) -> bool:
+    """Whether one sentence of an answer is about the answer or the assistant, not the world.
+
+    True when the sentence holds a word of :data:`~guardrail.text.lexicon.META_HEADS` ("I",
+    "AI", "assistant", "here", "summary", "answer", ...) and no word outside those lists,
+    :data:`~guardrail.text.lexicon.META_WORDS`, :data:`~guardrail.text.lexicon.PLEASANTRY_WORDS`,
+    :data:`~guardrail.text.lexicon.DECLINE_WORDS` and :data:`~guardrail.text.lexicon.NON_ANSWER_WORDS`
+    (a closed list, as for :func:`pleasantry_sentence`). LLM answers open with such framing ("As
+    an AI assistant, I can only go by the documents you shared.", "Here is a summary of the
+    relevant information."); scored against the evidence it read as unsupported (p near 0) and
+    flagged every faithful answer it opened. The verifier leaves it out of the score, as it does
+    pleasantries; a sentence with a name, a number, a polar word ("The answer is no.": a verdict)
+    or any other content word is scored.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence, as written.
+
+    Returns
+    -------
+    bool
+        Whether the sentence only frames the answer.
+
+    Examples
+    --------
+    >>> meta_sentence("As an AI assistant, I can only go by the documents you shared.")
+    True
+    >>> meta_sentence("Here is a summary of the relevant information.")
+    True
+    >>> meta_sentence("Here is the answer: Norvik was founded in 2011.")
+    False
+    """
+    words = _ASCII_WORD.findall(sentence.lower())
+    return any(w in lx.META_HEADS for w in words) and not any(w in lx.POLAR_WORDS for w in words) and all(
+        w in lx.META_WORDS or w in lx.META_HEADS or w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS
+        or w in lx.NON_ANSWER_WORDS for w in words)
 
 
 _QUESTION_OPENERS = frozenset(

@@ -180,6 +180,35 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "traveling meal movie film book show asking chatting talking see soon".split()
 )
 
+#: Words that make a sentence one about the answer or the assistant, not the world ("As an AI
+#: assistant, I can only go by the documents you shared.", "Here is a summary of the relevant
+#: information."): it needs one of them ...
+META_HEADS: frozenset[str] = frozenset(
+    "i me my we our us you your ai assistant chatbot bot here below following let answer answers response reply "
+    "summary overview recap rundown breakdown".split()
+)
+
+#: ... and every other word from here, :data:`META_HEADS`, :data:`PLEASANTRY_WORDS`, :data:`DECLINE_WORDS`
+#: or :data:`NON_ANSWER_WORDS`. A closed list: a sentence with any other word may state something and is scored.
+META_WORDS: frozenset[str] = frozenset(
+    # the assistant and its sources
+    "as an a the am is are was were be been being will would can could may might should must shall "
+    "only just solely purely strictly entirely mainly go going goes went by on upon based base from in "
+    "within of to for with without and or but shared share provided provide providing given give supplied "
+    "uploaded attached retrieved above below following follows earlier previous "
+    "information info documents document docs context contexts passages passage sources source sourced "
+    "excerpts excerpt text texts material materials content data results result search "
+    "relevant key main important essential brief short quick concise general simple high level "
+    "details detail points point findings finding highlights facts overview summary summaries "
+    "what which that this these those it its they them there here found find finding see look looked "
+    "say says said state states stated according using use used uses rely relying draw drawing drawn "
+    "language large model models real time access browse browsing internet web knowledge beyond outside "
+    "training cutoff please note noted comes come came taken take pulled directly collected gathered "
+    "compiled put together answer answering answered respond responding response reply replying "
+    "question questions query best ability abilities help how i'll ll going summarize summarise "
+    "summarized summarised summarizing summarising".split()
+)
+
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),
 #: with :data:`DECLINE_WORDS` and :data:`NON_ANSWER_WORDS`; a fragment with any other word ("Paris.",
 #: "It is red.", "Shockingly short!") may be the answer itself and is scored.

@@ -33,8 +33,9 @@ What is blanked (and nothing else):
   context states that", "I found the following in the documents:", "..., according to the
   context.") and a clause on what the context does not say before the answer ("The documents
   do not mention her age, but ...");
-* links and tags: a Markdown link's or image's brackets and target (its text is kept),
-  ``<https://...>`` autolinks and HTML tags (``<p>``, ``<b>``, ``<br/>``); a source aside in
+* links and tags: a Markdown link's or image's brackets and target (its text is kept, unless
+  it names a source: ``[source](https://...)``, ``[1](...)``, ``[here](...)``), a URL alone in brackets,
+  ``<https://...>`` autolinks, brackets left empty by a blanked link or citation, and HTML tags (``<p>``, ``<b>``, ``<br/>``); a source aside in
   parentheses ("(per the company profile)", no digit) and a footnote definition line
   (``[^1]: Norvik fact sheet.``);
 * emoji and other pictographs (Unicode category So and their modifiers; a degree sign stays);
@@ -77,6 +78,17 @@ _SOURCE_ASIDE = re.compile(
     r"(?:the|this|that|its|their|our|your)\b[^()\n\d]{0,50}\)", re.IGNORECASE)
 #: A Markdown link or image ``[text](url "title")``: the brackets and target go, the text stays.
 _LINK = re.compile(r"(!?\[)([^\[\]\n]{1,200})(\]\([^()\s]{1,500}(?:[ \t]+\"[^\"\n]{0,100}\")?\))")
+#: A link text that names a source, not a fact ("[source](https://...)", "[1](...)", "[here](...)"):
+#: the whole link is blanked.
+_LINK_CITATION = re.compile(
+    r"^[ \t]*(?:\^?\d{1,3}|(?:sources?|link|links|ref|refs|reference|references|citation|here|this|more|"
+    r"read more|learn more|details|docs?|documentation|documents?|passages?|page|article|website|site|"
+    r"(?:https?://|www\.)\S*)(?:[ \t]*#?\d{1,3})?)[ \t]*$", re.IGNORECASE)
+#: A bare URL alone in brackets ("(https://example.com/page)"): a source note. A URL in running text
+#: ("Download it from https://...") may be the answer and is read.
+_BARE_URL = re.compile(r"[(\[][ \t]*(?:https?://|www\.)[^\s<>()\[\]]{1,500}[ \t]*[)\]]", re.IGNORECASE)
+#: Brackets left with nothing inside once a citation or link is blanked ("Yes (   ).").
+_EMPTY_BRACKETS = re.compile(r"\([ \t]*\)|\[[ \t]*\]")
 _AUTOLINK = re.compile(r"<(?:https?|ftp|mailto):[^<>\s]{1,500}>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]{0,10}(?:[ \t][^<>\n]{0,200})?/?>")
 #: A footnote definition line ``[^1]: Norvik fact sheet.`` (GFM footnotes): a source, not a claim.
@@ -87,6 +99,8 @@ _KEPT_SYMBOLS = frozenset("\u00b0\u2103\u2109\u2116")
 _JSON_META_KEYS = frozenset("source sources citation citations reference references confidence score id doc docs "
                             "document documents url urls".split())
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+#: A JSON string escape: a surrogate pair, one ``\\uXXXX``, or a one-character escape.
+_JSON_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
 _SOURCE_LIST = re.compile(r"^[ \t]*(?:sources?|references?|citations?)[ \t]*:", re.IGNORECASE)
 _SOURCE_ITEM = re.compile(r"^[ \t]*(?:[-*][ \t]*)?\[\d{1,3}\]")
 _QUESTION_LINE = re.compile(r"^[ \t]*(?:Q|Question)[ \t]*[:.][ \t]")
@@ -157,10 +171,18 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _pairs(_EM, line, 1)
     line = _CODE.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(1)), line)
     line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
-    line = _LINK.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(3)), line)
-    for pat in (_AUTOLINK, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_ASIDE, _ATTRIBUTION, _TRAILING_ATTRIBUTION):
+    line = _LINK.sub(_link, line)
+    for pat in (_AUTOLINK, _BARE_URL, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_ASIDE, _ATTRIBUTION,
+                _TRAILING_ATTRIBUTION, _EMPTY_BRACKETS):
         line = pat.sub(lambda x: " " * len(x.group(0)), line)
     return _blank_symbols(line)
+
+
+def _link(m: re.Match[str]) -> str:
+    """A Markdown link's brackets and target blanked, its text kept unless it names a source (:data:`_LINK_CITATION`)."""
+    if _LINK_CITATION.match(m.group(2)):
+        return " " * len(m.group(0))
+    return " " * len(m.group(1)) + m.group(2) + " " * len(m.group(3))
 
 
 def _blank_symbols(line: str) -> str:
@@ -187,6 +209,20 @@ def _json_keeps(value: object, meta: bool = False) -> list[bool]:
     return []
 
 
+def _unescape(m: re.Match[str]) -> str:
+    """A JSON escape read as its character, padded with spaces to the escape's length
+    ("\\u2013" -> "\u2013" and five spaces, "\\n" -> a space and a line break, any other escape
+    -> two spaces)."""
+    esc = m.group(0)
+    if esc[1] == "u":
+        units = [int(esc[k:k + 4], 16) for k in range(2, len(esc), 6)]
+        char = chr(0x10000 + (units[0] - 0xD800) * 0x400 + units[1] - 0xDC00) if len(units) == 2 else chr(units[0])
+        char = char if char.isprintable() else " "
+        pad = " " * (len(esc) - 1)  # beside the word the character belongs to: "\u00a33.2" -> "     \u00a33.2"
+        return pad + char if unicodedata.category(char) in ("Sc", "Ps", "Pi") else char + pad
+    return " \n" if esc[1] == "n" else "  "  # a quote, backslash or slash escaped: blanked
+
+
 def _json_answer(text: str) -> str | None:
     """A JSON object or array answer (``{"answer": "..."}``) reduced to its string values:
     keys, quotes, braces, colons, commas and non-string values blanked, escapes' backslashes
@@ -205,7 +241,7 @@ def _json_answer(text: str) -> str | None:
     out, pos = [], 0
     for m, keep in zip(tokens, keeps):
         out.append(_spaces(text[pos:m.start()]))
-        out.append(" " + re.sub(r"\\.", "  ", m.group(0)[1:-1]) + " " if keep else " " * len(m.group(0)))
+        out.append(" " + _JSON_ESCAPE.sub(_unescape, m.group(0)[1:-1]) + " " if keep else " " * len(m.group(0)))
         pos = m.end()
     out.append(_spaces(text[pos:]))
     return "".join(out)

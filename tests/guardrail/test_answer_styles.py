@@ -54,6 +54,11 @@ STYLES = {
     + f[1][1:] + ". " + f[2] + ", interestingly enough.",
     "verdict_opener": lambda f: "Sadly no. " + ". ".join(f) + ".",
     "closings": lambda f: "Thanks for asking! " + ". ".join(f) + ". Enjoy your visit, and have a great day! Cheers!",
+    "ai_disclaimer": lambda f: "As an AI assistant, I can only go by the documents you shared. " + ". ".join(f) + ".",
+    "meta_intro": lambda f: "Here is a summary of the relevant information. " + ". ".join(f)
+    + ". This answer is based solely on the retrieved passages.",
+    "link_citation": lambda f: " ".join(f"{x} ([source](https://docs.example.com/page-{i}))." for i, x in enumerate(f, 1)),
+    "json_escaped": lambda f: '{"answer": "\\u2022 ' + ".\\n\\u2022 ".join(f) + '."}',
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
 #: as one long sentence, which the verifier scores as less supported.

@@ -10,7 +10,8 @@ import pytest
 from _fakes import FakeEncoder, apple_context
 
 from guardrail.detectors.base import AlignmentInput
-from guardrail.detectors.verifier import VerifierDetector, _non_answer
+from guardrail.detectors.unscored import non_answer as _non_answer
+from guardrail.detectors.verifier import VerifierDetector
 from guardrail.types import KnowledgeGraph
 
 CONTEXT = "Apple was founded in 1976 by Steve Jobs and Steve Wozniak."

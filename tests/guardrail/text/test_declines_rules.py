@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-import guardrail.detectors.verifier as verifier_mod
-from guardrail.text.declines import is_declined, non_answer_sentence, verdict_fragment
+import guardrail.detectors.unscored as unscored_mod
+from guardrail.text.declines import is_declined, meta_sentence, non_answer_sentence, verdict_fragment
 
 
 def test_the_verifier_uses_the_per_sentence_rule_of_text_declines(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    monkeypatch.setattr(verifier_mod, "non_answer_sentence", lambda s: calls.append(s) or True)
-    assert verifier_mod._non_answer("Apple was founded in 1976.") and calls == ["Apple was founded in 1976."]
+    monkeypatch.setattr(unscored_mod, "non_answer_sentence", lambda s: calls.append(s) or True)
+    assert unscored_mod.non_answer("Apple was founded in 1976.") and calls == ["Apple was founded in 1976."]
 
 
 @pytest.mark.parametrize(("text", "whole_answer", "one_sentence"), [
@@ -41,3 +41,28 @@ def test_the_rules_differ_where_documented(text: str, whole_answer: bool, one_se
 ])
 def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, expected):
     assert verdict_fragment(sentence) is expected
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("As an AI assistant, I can only go by the documents you shared.", True),
+    ("Here is a summary of the relevant information.", True),
+    ("This answer is based solely on the retrieved passages.", True),
+    ("Let me summarize the key points.", True),
+    ("Below is a brief overview.", True),
+    ("You can find more details in the documents.", True),
+    # a name, a number, a polar word or any content word: scored
+    ("Here is the answer: Norvik was founded in 2011.", False), ("The answer is no.", False),
+    ("I am the CEO.", False), ("We are based in Oslo.", False), ("You qualify.", False),
+    ("The documents were shared with the board.", False), ("It opened in 1932.", False),
+])
+def test_meta_sentences_frame_the_answer_without_content_words(sentence, expected):
+    assert meta_sentence(sentence) is expected
+
+
+def test_a_pronoun_is_not_read_after_a_framing_sentence():
+    from guardrail.detectors.verifier import _units
+
+    units = _units("As an AI assistant, I can only go by the documents you shared. Its designer was Carla Menotti. "
+                   "It shifted the carriage.", None)
+    assert [u.text for u in units][1:] == ["Its designer was Carla Menotti.",
+                                          "Its designer was Carla Menotti. It shifted the carriage."]

@@ -166,3 +166,26 @@ def test_questions_to_the_user(sentence, expected):
 ])
 def test_sentences_on_what_the_context_does_not_say(sentence, expected):
     assert source_decline_sentence(sentence) is expected
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # a link naming a source goes whole, with the brackets it leaves empty
+    ("Yes ([source](https://docs.example.com/page-1)). It opened.", "Yes . It opened."),
+    ("It opened in 1932 [1](https://a.example/b).", "It opened in 1932 ."),
+    ("It opened in 1932 (https://example.com/bridge).", "It opened in 1932 ."),
+    # a link naming a thing keeps its text; a URL in running text may be the answer
+    ("See [the Norvik report](https://x.example/a) for 2011.", "See the Norvik report for 2011."),
+    ("Download it from https://fennel.example/get.", "Download it from https://fennel.example/get."),
+])
+def test_links_that_name_a_source_are_blanked(text, read):
+    out = blank_markup(text)
+    assert len(out) == len(text) and " ".join(out.split()) == read
+
+
+def test_json_escapes_are_read_as_their_characters():
+    import json
+
+    text = json.dumps({"answer": "It rose from \u00a33.2 million (1889\u20131962).\n- It is \u201cnew\u201d."})
+    out = blank_markup(text)
+    assert len(out) == len(text)
+    assert " ".join(out.split()) == "It rose from \u00a33.2 million (1889\u2013 1962). It is \u201cnew\u201d ."
