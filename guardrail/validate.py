@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from guardrail.errors import InvalidInputError
 from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.text.language import looks_english
+from guardrail.text.markup import footnote_marks
 from guardrail.text.structure import normalize_passage
 
 __all__ = [
@@ -94,7 +95,10 @@ def clean_text(text: str) -> str:
     """Replace control characters by spaces, lone surrogates by U+FFFD, compatibility
     characters by their NFKC forms (:func:`nfkc_chars`), decimal digits of every script by
     ASCII digits and look-alike letters inside Latin words by their ASCII letters
-    (:mod:`guardrail.text.homoglyphs`).
+    (:mod:`guardrail.text.homoglyphs`). Superscript footnote digits ("river.\u00b9",
+    :func:`~guardrail.text.markup.footnote_marks`) are kept as written, not read as "river.1":
+    :func:`~guardrail.text.markup.blank_markup` blanks them in answers and
+    :func:`~guardrail.text.structure.normalize_passage` in passages.
 
     Only substitutions of one character by one character are made, so spans computed
     on the cleaned text are valid spans of the original. A lone surrogate (which cannot
@@ -103,7 +107,10 @@ def clean_text(text: str) -> str:
     text = _CONTROL.sub(" ", text)
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
-    return fold_homoglyphs(fold_digits(nfkc_chars(text)))
+    out = fold_homoglyphs(fold_digits(nfkc_chars(text)))
+    for a, b in footnote_marks(text):  # kept as written: the answer's markup reader blanks them
+        out = out[:a] + text[a:b] + out[b:]
+    return out
 
 
 def _check_str(value: object, what: str) -> str:

@@ -24,14 +24,17 @@ What is blanked (and nothing else):
 * horizontal rules and a table's separator row (``|---|---|``) and the header row above it;
   the outer cell borders of a table row become spaces and its inner borders commas;
 * citation markers: ``[1]``, ``[1, 2]``, ``[^3]``, ``[Doc 2]``, ``[source 1]``, ``【4†source】``,
-  parenthesised source notes ("(Source: passage 1)", "(see the fact sheet)") and a trailing
+  superscript footnote digits after punctuation or a word ("river.¹"; a unit's "m²" stays),
+  parenthesised source notes ("(Source: passage 1)", "(see the fact sheet)", "(Document 1, page 3)"),
+  a self-assessment ("(Confidence: high)", a "Confidence: high" label) and a trailing
   source list (a line opening with "Sources:" or "References:", and the ``[n] ...`` lines under it);
 * answer scaffolding that states no fact: a label opening a line ("Answer:", "Final answer:",
-  "TL;DR:", "Summary:", "Step 2:", "A:"), a restated question line ("Q: ...", "Question: ..."),
+  "TL;DR:", "Summary:", "Step 2:", "Point 1:", "A:"), a restated question line ("Q: ...", "Question: ..."),
   a lead-in line that introduces a list ("Here are the key facts:"), an attribution opening
   or closing a sentence ("According to the provided context,", "Based on the documents,", "The
   context states that", "I found the following in the documents:", "..., according to the
-  context.") and a clause on what the context does not say before the answer ("The documents
+  context.", "We found that"), an opener that only introduces the answer ("To answer your question,",
+  "In short,", "Sure thing \u2014", "Certainly,") and a clause on what the context does not say before the answer ("The documents
   do not mention her age, but ...");
 * links and tags: a Markdown link's or image's brackets and target (its text is kept, unless
   it names a source: ``[source](https://...)``, ``[1](...)``, ``[here](...)``), a URL alone in brackets,
@@ -55,7 +58,7 @@ import json
 import re
 import unicodedata
 
-__all__ = ["blank_markup", "TITLE_MAX_WORDS"]
+__all__ = ["blank_markup", "footnote_marks", "TITLE_MAX_WORDS"]
 
 #: A header line of at most this many words, with no digit and no auxiliary verb, is a title, not a claim.
 TITLE_MAX_WORDS = 6
@@ -76,6 +79,23 @@ _SOURCE_NOTE = re.compile(r"\((?:sources?|see|refs?|references?|cf\.|citations?)
 _SOURCE_ASIDE = re.compile(
     r"\((?:per|as per|according to|as (?:stated|noted|mentioned|described|reported|shown) in|based on)[ \t]+"
     r"(?:the|this|that|its|their|our|your)\b[^()\n\d]{0,50}\)", re.IGNORECASE)
+_POINTER_WORD = r"(?:documents?|docs?\.?|passages?|pages?|pp?\.|chunks?|excerpts?|contexts?|sources?|refs?\.?)"
+#: A parenthesised pointer into the sources ("(Document 1, page 3)", "(doc 2)", "(pp. 4-5)", "(passage 1 and 3)").
+_SOURCE_POINTER = re.compile(
+    r"\([ \t]*" + _POINTER_WORD + r"[ \t]*#?\d{1,4}(?:[ \t]*(?:[-\u2013,;&]|and)[ \t]*(?:" + _POINTER_WORD
+    + r"[ \t]*)?#?\d{1,4})*[ \t]*\)", re.IGNORECASE)
+#: A self-assessment of the answer ("(Confidence: high)", "(confidence 0.9)", "(85% confidence)").
+_CONFIDENCE = re.compile(
+    r"\([ \t]*(?:confidence(?:[ \t]+(?:level|score))?[ \t]*[:=]?[ \t]*(?:very[ \t]+)?(?:high|medium|moderate|low|"
+    r"\d{1,3}(?:\.\d+)?[ \t]*%?)|\d{1,3}(?:\.\d+)?[ \t]*%[ \t]+confiden(?:ce|t)|(?:very[ \t]+)?(?:high|medium|low)"
+    r"[ \t]+confidence)[ \t]*\)", re.IGNORECASE)
+#: A line that only rates the answer ("Confidence: high", "**Confidence level:** 85%").
+_CONFIDENCE_LINE = re.compile(
+    r"^[ \t]*[*_]{0,2}confidence(?:[ \t]+(?:level|score))?[ \t]*:[*_]{0,2}[ \t]*[*_]{0,2}(?:very[ \t]+)?"
+    r"(?:high|medium|moderate|low|\d{1,3}(?:\.\d+)?[ \t]*%?)[*_]{0,2}[ \t]*\.?[ \t]*$", re.IGNORECASE)
+#: Superscript digits marking a footnote: after punctuation, or after a word of three or more letters
+#: ("...river.\u00b9", "Solberg\u00b2"); a unit's power ("m\u00b2", "km\u00b3") stays.
+_SUPERSCRIPT_NOTE = re.compile(r"(?:(?<=[.,;:!?)\]\"'\u2019\u201d])|(?<=[^\W\d_]{3}))[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+")
 #: A Markdown link or image ``[text](url "title")``: the brackets and target go, the text stays.
 _LINK = re.compile(r"(!?\[)([^\[\]\n]{1,200})(\]\([^()\s]{1,500}(?:[ \t]+\"[^\"\n]{0,100}\")?\))")
 #: A link text that names a source, not a fact ("[source](https://...)", "[1](...)", "[here](...)"):
@@ -106,7 +126,8 @@ _SOURCE_ITEM = re.compile(r"^[ \t]*(?:[-*][ \t]*)?\[\d{1,3}\]")
 _QUESTION_LINE = re.compile(r"^[ \t]*(?:Q|Question)[ \t]*[:.][ \t]")
 _LABEL = re.compile(
     r"^[ \t]*(?:A|Answer|Short answer|Final answer|TL;?DR|Summary|In short|In summary|Bottom line|"
-    r"Step[ \t]+\d{1,3}|Note|Key (?:points|facts|findings|details)|Main points|Highlights|Overview|Response)"
+    r"(?:Step|Point|Item|Fact|Reason|Finding|Tip|Takeaway)[ \t]+\d{1,3}|Note|Key (?:points|facts|findings|details)|"
+    r"Main points|Highlights|Overview|Response)"
     r"[ \t]*:[ \t]*", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[ \t]*(?:here (?:is|are)|the following|below (?:is|are))\b[^\n]{0,80}:[ \t]*$", re.IGNORECASE)
 _SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|above[ \t]+|available[ \t]+)?"
@@ -117,6 +138,9 @@ _ATTRIBUTION = re.compile(
     + _SOURCE_WORDS + r"(?:[ \t]+provided)?[ \t]*,[ \t]*"
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]+"
     r"|(?:i found the following|here is what i found|here's what i found|here is what|here's what)[^:\n]{0,60}:[ \t]*"
+    r"|(?:i|we)[ \t]+found[ \t]+that[ \t]+"
+    r"|(?:to answer your question|in short|in brief|simply put|put simply|long story short|sure thing|sure|"
+    r"certainly|of course|absolutely)[ \t]*(?:,|[ \t]\u2014|[ \t]\u2013|[ \t]-)[ \t]*"
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:do|does|did)[ \t]+not[ \t]+(?:mention|say|specify|state|include|provide|"
     r"contain|give|indicate|list|cover)\b[^,.;:!?\n]{0,80},[ \t]*(?:but|however,?)[ \t]+"
     r")", re.IGNORECASE)
@@ -154,7 +178,7 @@ def _table_row(line: str) -> str:
 
 def _line(line: str, is_header_row: bool) -> str:
     if (_FENCE.match(line) or _RULE.match(line) or _TABLE_SEP.match(line) or is_header_row
-            or _QUESTION_LINE.match(line) or _LEAD_IN.match(line)):
+            or _QUESTION_LINE.match(line) or _LEAD_IN.match(line) or _CONFIDENCE_LINE.match(line)):
         return _spaces(line)
     if _TABLE_ROW.match(line):
         line = _table_row(line)
@@ -172,8 +196,8 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _CODE.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(1)), line)
     line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
     line = _LINK.sub(_link, line)
-    for pat in (_AUTOLINK, _BARE_URL, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_ASIDE, _ATTRIBUTION,
-                _TRAILING_ATTRIBUTION, _EMPTY_BRACKETS):
+    for pat in (_AUTOLINK, _BARE_URL, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_POINTER, _CONFIDENCE,
+                _SUPERSCRIPT_NOTE, _SOURCE_ASIDE, _ATTRIBUTION, _TRAILING_ATTRIBUTION, _EMPTY_BRACKETS):
         line = pat.sub(lambda x: " " * len(x.group(0)), line)
     return _blank_symbols(line)
 
@@ -245,6 +269,23 @@ def _json_answer(text: str) -> str | None:
         pos = m.end()
     out.append(_spaces(text[pos:]))
     return "".join(out)
+
+
+def footnote_marks(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of the superscript footnote digits of ``text``.
+
+    A superscript run right after punctuation or after a word of three or more letters
+    ("... the river.\u00b9", "Solberg\u00b2") marks a footnote; one after a short unit
+    ("m\u00b2", "km\u00b3") is a power and is not one. NFKC normalisation
+    (:func:`guardrail.validate.clean_text`) keeps these as written, since read as plain digits
+    ("river.1 She") they are a number the context never states.
+
+    Examples
+    --------
+    >>> footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
+    [(20, 21)]
+    """
+    return [] if text.isascii() else [m.span() for m in _SUPERSCRIPT_NOTE.finditer(text)]
 
 
 def blank_markup(text: str) -> str:

@@ -51,6 +51,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from guardrail.text.markup import footnote_marks
+
 __all__ = ["Header", "normalize_passage", "read_sentences", "PREFIX_MAX_WORDS", "TITLE_MAX_WORDS"]
 
 #: A line of at most this many words, with no sentence-final period, is a header (a title).
@@ -177,6 +179,7 @@ def normalize_passage(text: str) -> str:
     into ``text``: HTML tags become spaces (a block tag a line break, ``<li>`` a ``-``
     bullet, ``<h1>``-``<h6>`` a ``#`` header, ``<td>``/``<th>`` a ``|`` cell border),
     ``<script>``/``<style>`` blocks spaces, character references (``&amp;``) their character;
+    superscript footnote digits spaces (:func:`~guardrail.text.markup.footnote_marks`);
     Markdown ``**`` emphasis markers spaces (not ``__``: ``__init__`` is a name in code documentation); a line break inside a wrapped prose
     paragraph (the line does not end a sentence, and the next line starts in lower case, or
     the line ends with a comma or a function word, or it is as long as the paragraph's lines
@@ -204,6 +207,8 @@ def normalize_passage(text: str) -> str:
         text = _blank_html(text)
     elif "&" in text:
         text = _ENTITY.sub(_entity, text)
+    for a, b in footnote_marks(text):  # superscript footnote digits ("river.\u00b9"), kept by clean_text
+        text = text[:a] + " " * (b - a) + text[b:]
     if "**" in text:
         text = _EMPHASIS.sub(lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(1)), text)
     return _unwrap(text) if "\n" in text else text

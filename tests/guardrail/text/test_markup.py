@@ -189,3 +189,36 @@ def test_json_escapes_are_read_as_their_characters():
     out = blank_markup(text)
     assert len(out) == len(text)
     assert " ".join(out.split()) == "It rose from \u00a33.2 million (1889\u2013 1962). It is \u201cnew\u201d ."
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("It opened in 1932 (Document 1, page 3).", "It opened in 1932 ."),
+    ("It opened in 1932 (pp. 4-5) (passage 1 and 3).", "It opened in 1932 ."),
+    ("It opened in 1932 (Confidence: high)", "It opened in 1932"),
+    ("It opened in 1932.\n**Confidence:** 85%", "It opened in 1932."),
+    ("**Point 1:** It opened in 1932.", "It opened in 1932."),
+    ("To answer your question, it opened in 1932.", "it opened in 1932."),
+    ("Sure thing \u2014 it opened in 1932.", "it opened in 1932."),
+    ("We found that it opened in 1932.", "it opened in 1932."),
+    ("It opened in 1932.\u00b9 It covers 3 km\u00b2.", "It opened in 1932. It covers 3 km\u00b2."),
+])
+def test_source_pointers_self_ratings_and_openers_are_blanked(text, read):
+    out = blank_markup(text)
+    assert len(out) == len(text) and " ".join(out.split()) == read
+
+
+@pytest.mark.parametrize("text", [
+    "It was described on page 4 of the report.",   # a page named in a sentence
+    "It was (page 4 of the report).",              # words besides the pointer
+    "Sure enough, it rained.",                     # "sure" without its comma
+    "Confidence in the bank fell by 12%.",        # a claim about confidence
+    "The tank holds 3 m\u00b3.",                    # a unit's power
+])
+def test_pointers_and_openers_need_their_exact_form(text):
+    assert blank_markup(text) == text
+
+
+def test_superscript_footnotes_are_not_read_as_numbers():
+    from guardrail.validate import clean_text
+
+    assert clean_text("It opened in 1932.\u00b9 It covers 3 km\u00b2.") == "It opened in 1932.\u00b9 It covers 3 km2."
