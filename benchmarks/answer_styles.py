@@ -3,13 +3,17 @@
 The realistic set's answers (``benchmarks/data/realistic.jsonl``) are plain prose. LLM answers
 in a RAG service arrive formatted: as a bulleted or numbered list, with bold values, citation
 markers, a header, an attribution ("According to the provided context, ..."), pleasantries,
-a trailing source list or a question back to the user. Each style here is a mechanical
+a trailing source list or a question back to the user; or framed: source links, an "As an AI
+assistant" disclaimer, a "Here is a summary" lead-in, a JSON object, a self-rating, footnote
+superscripts, "(Document 1, page 3)" pointers, "Point 1:" labels, a "To answer your question,"
+opener, "According to Document 2,", "Let's think step by step." or a closing caveat. Each style here is a mechanical
 rewrite of the same answer that adds no fact, so a guard that reads meaning gives every style
 the plain answer's verdict. Reported per style: the share of faithful answers passed and of
 wrong answers caught by the shipped default, and the share of items whose verdict equals the
 plain answer's.
 
     python benchmarks/answer_styles.py --n 40   # 40 faithful + 40 wrong items (every k-th)
+    python benchmarks/answer_styles.py --styles json,opener --tag x   # some styles only
 
 Writes ``benchmarks/results/answer_styles.{md,json}`` (``--tag`` appends to the file names, for a
 run of another commit from a worktree).
@@ -46,6 +50,10 @@ def _bold(sentence: str) -> str:
     return sentence if m is None else sentence[:m.start()] + f"**{m.group(0)}**" + sentence[m.end():]
 
 
+def _superscript(n: int) -> str:
+    return str(n).translate(str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"))
+
+
 def _lower_first(text: str) -> str:
     return text if text[:2].isupper() else text[:1].lower() + text[1:]
 
@@ -61,6 +69,20 @@ STYLES: dict[str, Callable[[str], str]] = {
     "chatty": lambda a: "Great question! " + a + " Let me know if you need anything else!",
     "sources": lambda a: a + "\n\nSources: [1] retrieved passage",
     "question_back": lambda a: a + " Would you like more details?",
+    # added 2026-11-29 (tenth session): what else LLM answers wrap around the facts
+    "source_links": lambda a: " ".join(f"{s} ([source](https://docs.example.com/page-{i}))."
+                                       for i, s in enumerate(_sents(a), 1)),
+    "ai_disclaimer": lambda a: "As an AI assistant, I can only go by the documents you shared. " + a,
+    "meta_intro": lambda a: "Here is a summary of the relevant information. " + a,
+    "json": lambda a: json.dumps({"answer": a}),
+    "confidence": lambda a: a + " (Confidence: high)",
+    "footnotes": lambda a: " ".join(f"{s}.{_superscript(i)}" for i, s in enumerate(_sents(a), 1)),
+    "doc_pointers": lambda a: " ".join(f"{s} (Document {i}, page {i + 2})." for i, s in enumerate(_sents(a), 1)),
+    "point_labels": lambda a: "\n".join(f"**Point {i}:** {s}." for i, s in enumerate(_sents(a), 1)),
+    "opener": lambda a: "To answer your question, " + _lower_first(a),
+    "numbered_source": lambda a: "According to Document 2, " + _lower_first(a),
+    "reasoning_aloud": lambda a: "Let's think step by step. " + a,
+    "caveat": lambda a: a + " Please verify with the original source for the latest details.",
 }
 
 
@@ -102,7 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=40, help="faithful and wrong items each")
     ap.add_argument("--tag", default="", help="suffix of the result files")
+    ap.add_argument("--styles", default="", help="comma-separated styles to run (plain is always run); default all")
     args = ap.parse_args(argv)
+    if args.styles:
+        keep = {"plain", *args.styles.split(",")}
+        for name in [k for k in STYLES if k not in keep]:
+            del STYLES[name]
     res = run(args.n)
     machine = f"{platform.machine()}, Python {platform.python_version()}, 2 CPU cores"
     RESULTS.mkdir(parents=True, exist_ok=True)

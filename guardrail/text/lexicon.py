@@ -185,7 +185,9 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
 #: information."): it needs one of them ...
 META_HEADS: frozenset[str] = frozenset(
     "i me my we our us you your ai assistant chatbot bot here below following let answer answers response reply "
-    "summary overview recap rundown breakdown".split()
+    "summary overview recap rundown breakdown "
+    # the sources themselves: "That's the key information from the documents."
+    "context contexts documents document docs passages passage sources source excerpts excerpt".split()
 )
 
 #: ... and every other word from here, :data:`META_HEADS`, :data:`PLEASANTRY_WORDS`, :data:`DECLINE_WORDS`
@@ -206,7 +208,13 @@ META_WORDS: frozenset[str] = frozenset(
     "training cutoff please note noted comes come came taken take pulled directly collected gathered "
     "compiled put together answer answering answered respond responding response reply replying "
     "question questions query best ability abilities help how i'll ll going summarize summarise "
-    "summarized summarised summarizing summarising".split()
+    "summarized summarised summarizing summarising "
+    # reasoning aloud: "Let's think step by step.", "Let me work through this carefully."
+    "think thinking step steps carefully break down work through reason reasoning "
+    # caveats about the sources: "Please verify with the original source for the latest details."
+    "verify check confirm double original official latest current up date updated accurate accuracy "
+    "cover covers covered address addresses addressed directly explicitly clearly mention mentions "
+    "mentioned".split()
 )
 
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),

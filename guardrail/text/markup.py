@@ -127,15 +127,16 @@ _QUESTION_LINE = re.compile(r"^[ \t]*(?:Q|Question)[ \t]*[:.][ \t]")
 _LABEL = re.compile(
     r"^[ \t]*(?:A|Answer|Short answer|Final answer|TL;?DR|Summary|In short|In summary|Bottom line|"
     r"(?:Step|Point|Item|Fact|Reason|Finding|Tip|Takeaway)[ \t]+\d{1,3}|Note|Key (?:points|facts|findings|details)|"
-    r"Main points|Highlights|Overview|Response)"
+    r"Main points|Highlights|Overview|Response|Explanation|Reasoning|Rationale|Justification)"
     r"[ \t]*:[ \t]*", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[ \t]*(?:here (?:is|are)|the following|below (?:is|are))\b[^\n]{0,80}:[ \t]*$", re.IGNORECASE)
 _SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|above[ \t]+|available[ \t]+)?"
-                 r"(?:context|contexts|documents?|passages?|sources?|information|text|excerpts?|articles?)")
+                 r"(?:context|contexts|documents?|passages?|sources?|information|text|excerpts?|articles?|chunks?)"
+                 r"(?:[ \t]+#?\d{1,3}(?:[ \t]*(?:,|and|&)[ \t]*#?\d{1,3})*)?")  # "Document 2", "Documents 1 and 3"
 _ATTRIBUTION = re.compile(
     r"(?:^|(?<=[.!?][ \t])|(?<=[.!?][ \t]{2}))[ \t]*(?:"
     r"(?:according to|based on|as (?:stated|mentioned|described|noted|explained) in|from|per|as per)[ \t]+"
-    + _SOURCE_WORDS + r"(?:[ \t]+provided)?[ \t]*,[ \t]*"
+    + _SOURCE_WORDS + r"(?:[ \t]+provided)?[ \t]*[,:][ \t]*"
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]+"
     r"|(?:i found the following|here is what i found|here's what i found|here is what|here's what)[^:\n]{0,60}:[ \t]*"
     r"|(?:i|we)[ \t]+found[ \t]+that[ \t]+"

@@ -58,6 +58,10 @@ STYLES = {
     "meta_intro": lambda f: "Here is a summary of the relevant information. " + ". ".join(f)
     + ". This answer is based solely on the retrieved passages.",
     "link_citation": lambda f: " ".join(f"{x} ([source](https://docs.example.com/page-{i}))." for i, x in enumerate(f, 1)),
+    "reasoning_aloud": lambda f: "Let's think step by step. According to Document 2, " + f[0][0].lower() + f[0][1:]
+    + ". " + ". ".join(f[1:]) + ". Please verify with the original source for the latest details.",
+    "self_rated": lambda f: " ".join(f"{x} (Document {i}, page 3).\u00b9" for i, x in enumerate(f, 1))
+    + "\nConfidence: high",
     "json_escaped": lambda f: '{"answer": "\\u2022 ' + ".\\n\\u2022 ".join(f) + '."}',
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read

@@ -50,10 +50,14 @@ def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, exp
     ("Let me summarize the key points.", True),
     ("Below is a brief overview.", True),
     ("You can find more details in the documents.", True),
+    ("Let's think step by step.", True), ("That's the key information from the documents.", True),
+    ("Please verify with the original source for the latest details.", True),
+    ("This is accurate as of the documents provided.", True),
     # a name, a number, a polar word or any content word: scored
     ("Here is the answer: Norvik was founded in 2011.", False), ("The answer is no.", False),
     ("I am the CEO.", False), ("We are based in Oslo.", False), ("You qualify.", False),
     ("The documents were shared with the board.", False), ("It opened in 1932.", False),
+    ("The source of the Nile is Lake Victoria.", False), ("The original documents were burned.", False),
 ])
 def test_meta_sentences_frame_the_answer_without_content_words(sentence, expected):
     assert meta_sentence(sentence) is expected

@@ -200,6 +200,11 @@ def test_json_escapes_are_read_as_their_characters():
     ("To answer your question, it opened in 1932.", "it opened in 1932."),
     ("Sure thing \u2014 it opened in 1932.", "it opened in 1932."),
     ("We found that it opened in 1932.", "it opened in 1932."),
+    ("According to Document 2, it opened in 1932.", "it opened in 1932."),
+    ("Based on Documents 1 and 3, it opened in 1932.", "it opened in 1932."),
+    ("Passage 1 says that it opened in 1932.", "it opened in 1932."),
+    ("From the provided text: it opened in 1932.", "it opened in 1932."),
+    ("Reasoning: it opened in 1932.", "it opened in 1932."),
     ("It opened in 1932.\u00b9 It covers 3 km\u00b2.", "It opened in 1932. It covers 3 km\u00b2."),
 ])
 def test_source_pointers_self_ratings_and_openers_are_blanked(text, read):
