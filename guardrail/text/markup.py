@@ -42,6 +42,8 @@ What is blanked (and nothing else):
   parentheses ("(per the company profile)", no digit) and a footnote definition line
   (``[^1]: Norvik fact sheet.``);
 * emoji and other pictographs (Unicode category So and their modifiers; a degree sign stays);
+* the double quotes around a whole answer, or around all of it after a lead-in colon ('The context
+  says: "..."');
 * an answer that is one JSON object or array (``{"answer": "...", "sources": [...]}``) is read
   as its string values: keys, punctuation, non-string values and the values of source or score
   keys are blanked.
@@ -89,6 +91,8 @@ _CONFIDENCE = re.compile(
     r"\([ \t]*(?:confidence(?:[ \t]+(?:level|score))?[ \t]*[:=]?[ \t]*(?:very[ \t]+)?(?:high|medium|moderate|low|"
     r"\d{1,3}(?:\.\d+)?[ \t]*%?)|\d{1,3}(?:\.\d+)?[ \t]*%[ \t]+confiden(?:ce|t)|(?:very[ \t]+)?(?:high|medium|low)"
     r"[ \t]+confidence)[ \t]*\)", re.IGNORECASE)
+#: An answer in double quotes, or one whose quote follows a colon ('The context says: "..."').
+_QUOTED = re.compile(r"^(?:[^\n\"\u201c\u201d]{0,60}:)?[ \t]*([\"\u201c])(.+)([\"\u201d])[ \t]*\.?[ \t]*$", re.DOTALL)
 #: A line that only rates the answer ("Confidence: high", "**Confidence level:** 85%").
 _CONFIDENCE_LINE = re.compile(
     r"^[ \t]*[*_]{0,2}confidence(?:[ \t]+(?:level|score))?[ \t]*:[*_]{0,2}[ \t]*[*_]{0,2}(?:very[ \t]+)?"
@@ -137,7 +141,7 @@ _ATTRIBUTION = re.compile(
     r"(?:^|(?<=[.!?][ \t])|(?<=[.!?][ \t]{2}))[ \t]*(?:"
     r"(?:according to|based on|as (?:stated|mentioned|described|noted|explained) in|from|per|as per)[ \t]+"
     + _SOURCE_WORDS + r"(?:[ \t]+provided)?[ \t]*[,:][ \t]*"
-    r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]+"
+    r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]*:?[ \t]+"
     r"|(?:i found the following|here is what i found|here's what i found|here is what|here's what)[^:\n]{0,60}:[ \t]*"
     r"|(?:i|we)[ \t]+found[ \t]+that[ \t]+"
     r"|(?:to answer your question|in short|in brief|simply put|put simply|long story short|sure thing|sure|"
@@ -289,6 +293,15 @@ def footnote_marks(text: str) -> list[tuple[int, int]]:
     return [] if text.isascii() else [m.span() for m in _SUPERSCRIPT_NOTE.finditer(text)]
 
 
+def _unquote(text: str) -> str:
+    """``text`` without the double quotes around all of it or around all after a colon ('The
+    context says: "..."'), when it holds no other double quote."""
+    m = _QUOTED.match(text)
+    if m is None or any(q in m.group(2) for q in '"\u201c\u201d'):
+        return text
+    return text[:m.start(1)] + " " + m.group(2) + " " + text[m.end(3):]
+
+
 def blank_markup(text: str) -> str:
     """``text`` with its Markdown, list and citation markup replaced by spaces (see the module).
 
@@ -311,6 +324,7 @@ def blank_markup(text: str) -> str:
     as_json = _json_answer(text)
     if as_json is not None:
         text = as_json
+    text = _unquote(text)
     lines = text.split("\n")
     out = []
     sources = False

@@ -205,6 +205,8 @@ def test_json_escapes_are_read_as_their_characters():
     ("Passage 1 says that it opened in 1932.", "it opened in 1932."),
     ("From the provided text: it opened in 1932.", "it opened in 1932."),
     ("Reasoning: it opened in 1932.", "it opened in 1932."),
+    ('The context says: "It opened in 1932."', "It opened in 1932."),
+    ('\u201cIt opened in 1932.\u201d', "It opened in 1932."),
     ("It opened in 1932.\u00b9 It covers 3 km\u00b2.", "It opened in 1932. It covers 3 km\u00b2."),
 ])
 def test_source_pointers_self_ratings_and_openers_are_blanked(text, read):
@@ -218,6 +220,8 @@ def test_source_pointers_self_ratings_and_openers_are_blanked(text, read):
     "Sure enough, it rained.",                     # "sure" without its comma
     "Confidence in the bank fell by 12%.",        # a claim about confidence
     "The tank holds 3 m\u00b3.",                    # a unit's power
+    'He said "no" and left.',                        # quotes inside the answer
+    '"A" and "B" are names.',
 ])
 def test_pointers_and_openers_need_their_exact_form(text):
     assert blank_markup(text) == text
