@@ -21,7 +21,8 @@ What is blanked (and nothing else):
   most :data:`TITLE_MAX_WORDS` words with no digit and no auxiliary verb (a title: "Summary",
   "Key facts") is blanked whole, while one that states something ("## Norvik is owned by
   Siemens") is read as a sentence;
-* horizontal rules and a table's separator row (``|---|---|``) and the header row above it;
+* horizontal rules and a table's separator row (``|---|---|``) and the header row above it, and a
+  row-number column (first cells counting 1, 2, 3 ... under a "#" or "No." header, or none);
   the outer cell borders of a table row become spaces and its inner borders commas;
 * citation markers: ``[1]``, ``[1, 2]``, ``[^3]``, ``[Doc 2]``, ``[source 1]``, ``【4†source】``,
   superscript footnote digits after punctuation or a word ("river.¹"; a unit's "m²" stays),
@@ -91,6 +92,11 @@ _CONFIDENCE = re.compile(
     r"\([ \t]*(?:confidence(?:[ \t]+(?:level|score))?[ \t]*[:=]?[ \t]*(?:very[ \t]+)?(?:high|medium|moderate|low|"
     r"\d{1,3}(?:\.\d+)?[ \t]*%?)|\d{1,3}(?:\.\d+)?[ \t]*%[ \t]+confiden(?:ce|t)|(?:very[ \t]+)?(?:high|medium|low)"
     r"[ \t]+confidence)[ \t]*\)", re.IGNORECASE)
+#: A table row's first cell: group 1 from the opening border to the next one (excluded), group 2 its text.
+_FIRST_CELL = re.compile(r"^[ \t]*(\|[ \t]*(\d{1,3})\.?[ \t]*)\|")
+_FIRST_CELL_TEXT = re.compile(r"^[ \t]*\|([^|\n]*)\|")
+#: Header texts of a row-number column.
+_ROW_NUMBER_HEADERS = frozenset({"", "#", "no", "no.", "nr", "nr.", "n\u00ba", "s/n", "item", "step"})
 #: An answer in double quotes, or one whose quote follows a colon ('The context says: "..."').
 _QUOTED = re.compile(r"^(?:[^\n\"\u201c\u201d]{0,60}:)?[ \t]*([\"\u201c])(.+)([\"\u201d])[ \t]*\.?[ \t]*$", re.DOTALL)
 #: A line that only rates the answer ("Confidence: high", "**Confidence level:** 85%").
@@ -293,6 +299,33 @@ def footnote_marks(text: str) -> list[tuple[int, int]]:
     return [] if text.isascii() else [m.span() for m in _SUPERSCRIPT_NOTE.finditer(text)]
 
 
+def _blank_row_numbers(lines: list[str]) -> list[str]:
+    """``lines`` with a table's row-number column blanked: the first cells of a run of table rows
+    that count 1, 2, 3 ... (the header row and separator aside) under a header of
+    :data:`_ROW_NUMBER_HEADERS` ("#", "No.") or none, with the border after them. A row number is
+    not a value the answer states ("| 1 | It opened in 1932 |"); a "Rank" column is, and stays."""
+    out = list(lines)
+    k = 0
+    while k < len(out):
+        if not _TABLE_ROW.match(out[k]):
+            k += 1
+            continue
+        end = k
+        while end < len(out) and _TABLE_ROW.match(out[end]):
+            end += 1
+        body = [j for j in range(k, end) if not _TABLE_SEP.match(out[j])
+                and not (j + 1 < end and _TABLE_SEP.match(out[j + 1]))]
+        head = [j for j in range(k, end - 1) if _TABLE_SEP.match(out[j + 1])]
+        label = _FIRST_CELL_TEXT.match(out[head[0]]) if head else None
+        cells = [_FIRST_CELL.match(out[j]) for j in body]
+        if (not head or label is not None and label.group(1).strip().lower() in _ROW_NUMBER_HEADERS) and len(body) >= 2 and all(m is not None and m.group(2) == str(n) for n, m in enumerate(cells, 1)):
+            for j, m in zip(body, cells):
+                assert m is not None
+                out[j] = out[j][:m.start(1)] + " " * (m.end(1) - m.start(1)) + "|" + out[j][m.end(1) + 1:]
+        k = end
+    return out
+
+
 def _unquote(text: str) -> str:
     """``text`` without the double quotes around all of it or around all after a colon ('The
     context says: "..."'), when it holds no other double quote."""
@@ -325,7 +358,7 @@ def blank_markup(text: str) -> str:
     if as_json is not None:
         text = as_json
     text = _unquote(text)
-    lines = text.split("\n")
+    lines = _blank_row_numbers(text.split("\n"))
     out = []
     sources = False
     for k, line in enumerate(lines):

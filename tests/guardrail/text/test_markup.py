@@ -231,3 +231,15 @@ def test_superscript_footnotes_are_not_read_as_numbers():
     from guardrail.validate import clean_text
 
     assert clean_text("It opened in 1932.\u00b9 It covers 3 km\u00b2.") == "It opened in 1932.\u00b9 It covers 3 km2."
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("| # | Detail |\n|---|---|\n| 1 | It opened in 1932 |\n| 2 | It spans 312 m |", "It opened in 1932 It spans 312 m"),
+    ("| 1 | It opened in 1932 |\n| 2 | It spans 312 m |", "It opened in 1932 It spans 312 m"),
+    # a column of values, and one that does not count 1, 2, ...: kept
+    ("| Year | Staff |\n|---|---|\n| 1 | 5 |\n| 2 | 7 |", "1 , 5 2 , 7"),
+    ("| # | Staff |\n|---|---|\n| 1 | 5 |\n| 3 | 7 |", "1 , 5 3 , 7"),
+])
+def test_a_row_number_column_is_not_read(text, read):
+    out = blank_markup(text)
+    assert len(out) == len(text) and " ".join(out.split()) == read
