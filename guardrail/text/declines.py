@@ -256,7 +256,7 @@ def meta_sentence(sentence: str) -> bool:
     relevant information."); scored against the evidence it read as unsupported (p near 0) and
     flagged every faithful answer it opened. The verifier leaves it out of the score, as it does
     pleasantries; a sentence with a name, a number, a polar word ("The answer is no.": a verdict)
-    or any other content word is scored.
+    or any other content word is scored, and a decline (:func:`non_answer_sentence`) is not one.
 
     Parameters
     ----------
@@ -278,6 +278,8 @@ def meta_sentence(sentence: str) -> bool:
     False
     """
     words = _ASCII_WORD.findall(sentence.lower())
+    if non_answer_sentence(sentence):  # "I don't know.": a decline, not framing
+        return False
     return any(w in lx.META_HEADS for w in words) and not any(w in lx.POLAR_WORDS for w in words) and all(
         w in lx.META_WORDS or w in lx.META_HEADS or w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS
         or w in lx.NON_ANSWER_WORDS for w in words)
