@@ -1,8 +1,9 @@
 """Does the verdict survive the context's format? (issue 23: context styles not in the dev data)
 
 Retrieved passages come as HTML pages, Markdown with lists and tables, key-value records,
-FAQs, API output (JSON) and PDF text broken at every line. Twelve hand-written passages, one
-per format, each with a faithful answer and an answer with one wrong value; reported: whether
+FAQs, API output (JSON), PDF text broken at every line, encyclopedia copies with citation markers
+("[1]", "[citation needed]"), text with soft hyphens and transcripts with timestamps. Fifteen
+hand-written passages, one per format, each with a faithful answer and an answer with one wrong value; reported: whether
 the shipped default passes the faithful one and flags the wrong one, with its score and the
 flagged nodes. A handful of cases, not a sample: a regression figure for the formats, like
 ``benchmarks/answer_styles.py`` for answers.
@@ -78,6 +79,23 @@ CASES = [
   "User: My order #4411 hasn't arrived.\nAgent: I'm sorry about that. Order #4411 was shipped on 3 March with DHL and should arrive by 7 March.",
   "Order #4411 was shipped with DHL on 3 March and is expected by 7 March.",
   "Order #4411 was shipped with UPS on 3 March and is expected by 7 March."),
+ # added 2026-11-29 (tenth session)
+ ("wiki_citations",
+  "The Halden Bridge is a stone arch bridge over the river Tista.[1] It was completed in 1932 after four years "
+  "of work,[2] and its longest arch spans 48 metres.[1][3] The bridge carries a two-lane road[citation needed].",
+  "The Halden Bridge over the Tista was finished in 1932, and its longest arch is 48 metres long.",
+  "The Halden Bridge over the Tista was finished in 1932, and its longest arch is 84 metres long."),
+ ("soft_hyphens",
+  "The Kestrel 40 dehumidi\u00adfier removes up to 40 litres of moisture a day. Its water tank holds 6.5 litres "
+  "and the unit switches itself off auto\u00admatically when the tank is full.",
+  "The Kestrel 40 removes up to 40 litres of moisture a day and switches off automatically when its 6.5-litre tank is full.",
+  "The Kestrel 40 removes up to 40 litres of moisture a day and switches off automatically when its 8.5-litre tank is full."),
+ ("transcript",
+  "[00:00:04] Host: Welcome back. Today we have Dr Mara Quist from the Lund Institute.\n"
+  "[00:00:11] Quist: Thanks. Our survey counted 212 nesting pairs of white storks this spring.\n"
+  "[00:00:19] Host: And last year?\n[00:00:21] Quist: Last year we counted 168 pairs.",
+  "Dr Mara Quist said the survey counted 212 nesting pairs of white storks this spring, up from 168 last year.",
+  "Dr Mara Quist said the survey counted 221 nesting pairs of white storks this spring, up from 168 last year."),
 ]
 
 
