@@ -51,26 +51,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from guardrail.text.markup import footnote_marks
+from guardrail.text.passage_marks import blank_passage_marks
 
 __all__ = ["Header", "normalize_passage", "read_sentences", "PREFIX_MAX_WORDS", "TITLE_MAX_WORDS"]
 
-#: A citation marker of an encyclopedia copy: "[1]", "[12]", "[a]", "[note 3]", "[citation needed]",
-#: followed by white space, punctuation, another marker or the end.
-_CITATION_MARK = re.compile(
-    r"(?<=[\w.,;:!?)\"'\u2019\u201d\]])\[(?:\d{1,3}|[a-z]|(?:note|nb|n)[ \t]?\d{1,3}|citation needed|"
-    r"clarification needed|dubious(?: \u2013 discuss)?|when\?|who\?|which\?|by whom\?|according to whom\?)\]"
-    r"(?=[\s.,;:!?\[]|$)")
-#: A transcript's timestamp opening a line ("[00:01:23] Speaker 1: ..."): when, not what was said.
-_TIMESTAMP = re.compile(r"^[ \t]*\[(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?\][ \t]*", re.MULTILINE)
-#: Invisible characters that HTML and PDF text leave inside words: soft hyphens, zero-width spaces and joiners.
-_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
-#: A word with one of them inside ("Gothen\u00adburg"): read as the word, the spaces after it.
-_INVISIBLE_IN_WORD = re.compile("\\w+(?:[\u00ad\u200b\u200c\u200d\u2060\ufeff]+\\w+)+")
-#: The characters after which a citation marker cannot be code.
-_CITATION_AFTER = frozenset(".,;:!?)\"'\u2019\u201d]")
-#: Sentence punctuation after a citation marker ("Gothenburg[2].").
-_CITATION_BEFORE = frozenset(".,;:!?")
 
 #: A line of at most this many words, with no sentence-final period, is a header (a title).
 TITLE_MAX_WORDS = 12
@@ -196,11 +180,9 @@ def normalize_passage(text: str) -> str:
     into ``text``: HTML tags become spaces (a block tag a line break, ``<li>`` a ``-``
     bullet, ``<h1>``-``<h6>`` a ``#`` header, ``<td>``/``<th>`` a ``|`` cell border),
     ``<script>``/``<style>`` blocks spaces, character references (``&amp;``) their character;
-    superscript footnote digits spaces (:func:`~guardrail.text.markup.footnote_marks`), and so
-    are encyclopedia citation markers ("in 2011.[1]", "Gothenburg[2]") once one follows punctuation
-    or two precede it;
-    a word with a soft hyphen or zero-width character inside is read without it, spaces after it;
-    a transcript's timestamp opening a line ("[00:01:23]") spaces;
+    citation markers ("in 2011.[1]"), superscript footnote digits and a transcript's timestamps
+    spaces, and a word with a soft hyphen inside is read without it
+    (:func:`~guardrail.text.passage_marks.blank_passage_marks`);
     Markdown ``**`` emphasis markers spaces (not ``__``: ``__init__`` is a name in code documentation); a line break inside a wrapped prose
     paragraph (the line does not end a sentence, and the next line starts in lower case, or
     the line ends with a comma or a function word, or it is as long as the paragraph's lines
@@ -228,35 +210,10 @@ def normalize_passage(text: str) -> str:
         text = _blank_html(text)
     elif "&" in text:
         text = _ENTITY.sub(_entity, text)
-    for a, b in footnote_marks(text):  # superscript footnote digits ("river.\u00b9"), kept by clean_text
-        text = text[:a] + " " * (b - a) + text[b:]
-    if "[" in text:
-        text = _TIMESTAMP.sub(lambda m: " " * len(m.group(0)), _blank_citations(text))
-    if _INVISIBLE_IN_WORD.search(text):
-        text = _INVISIBLE_IN_WORD.sub(_visible_word, text)
+    text = blank_passage_marks(text)
     if "**" in text:
         text = _EMPHASIS.sub(lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(1)), text)
     return _unwrap(text) if "\n" in text else text
-
-
-def _visible_word(m: re.Match[str]) -> str:
-    """A word without its invisible characters ("Gothen\u00adburg"), padded with spaces to its length."""
-    word = _INVISIBLE.sub("", m.group(0))
-    return word + " " * (len(m.group(0)) - len(word))
-
-
-def _blank_citations(text: str) -> str:
-    """``text`` with encyclopedia-style citation markers as spaces ("in 2011.[1]", "Gothenburg[2][a]",
-    "[citation needed]") when the passage has one after punctuation or two before it ("Gothenburg[2].");
-    a passage with neither keeps ``arr[1]`` (code documentation)."""
-    marks = list(_CITATION_MARK.finditer(text))
-    after_punct = any(m.start() and text[m.start() - 1] in _CITATION_AFTER for m in marks)
-    before_punct = sum(text[m.end():m.end() + 1] in _CITATION_BEFORE for m in marks)
-    if not after_punct and before_punct < 2:
-        return text
-    for m in marks:
-        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    return text
 
 
 def _cells(line: str) -> list[str]:

@@ -102,14 +102,3 @@ def test_a_row_of_a_long_table_reads_its_own_header():
     table = "Weights\n| Item | Weight |\n|---|---|\n" + rows
     assert _read(table)[-1] == "Weights: Item: item 1999; Weight: 1999 kg."
 
-
-@pytest.mark.parametrize(("text", "read"), [
-    ("It was founded in 2011.[1] Its seat is Gothenburg[2][a]. It grew.[citation needed]",
-     "It was founded in 2011. Its seat is Gothenburg . It grew."),
-    ("Use arr[1] to get the second item.", "Use arr[1] to get the second item."),  # code: no marker after punctuation
-    ("It was estab\u00adlished in Gothen\u00adburg.", "It was established in Gothenburg ."),
-    ("[00:01:23] Speaker 1: It opened in 1932.\n[01:02] Speaker 2: Thanks.", "Speaker 1: It opened in 1932. Speaker 2: Thanks."),
-])
-def test_citation_markers_and_invisible_characters(text, read):
-    out = normalize_passage(text)
-    assert len(out) == len(text) and " ".join(out.split()) == read
