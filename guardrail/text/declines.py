@@ -244,6 +244,11 @@ def pleasantry_sentence(sentence: str) -> bool:
         w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS or w in lx.NON_ANSWER_WORDS for w in words)
 
 
+#: Polar words that make a sentence a verdict, not framing ("The answer is no."); "not" may frame
+#: ("The documents may not cover every case.").
+_VERDICT_POLAR = lx.POLAR_WORDS - {"not"}
+
+
 def meta_sentence(sentence: str) -> bool:
     """Whether one sentence of an answer is about the answer or the assistant, not the world.
 
@@ -280,7 +285,7 @@ def meta_sentence(sentence: str) -> bool:
     words = _ASCII_WORD.findall(sentence.lower())
     if non_answer_sentence(sentence):  # "I don't know.": a decline, not framing
         return False
-    return any(w in lx.META_HEADS for w in words) and not any(w in lx.POLAR_WORDS for w in words) and all(
+    return any(w in lx.META_HEADS for w in words) and not any(w in _VERDICT_POLAR for w in words) and all(
         w in lx.META_WORDS or w in lx.META_HEADS or w in lx.PLEASANTRY_WORDS or w in lx.DECLINE_WORDS
         or w in lx.NON_ANSWER_WORDS for w in words)
 

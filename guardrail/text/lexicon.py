@@ -165,7 +165,9 @@ PLEASANTRY_HEADS: frozenset[str] = frozenset(
     "great good excellent interesting hope helps helpful glad happy welcome feel free certainly absolutely "
     "course let assist assistance clarification else "
     # closings ("Enjoy your visit!", "Thanks for asking!", "Good luck!", "Take care!", "Cheers!")
-    "enjoy enjoying thanks thank luck cheers care fun pleasure nice wonderful lovely wishes bye goodbye".split()
+    "enjoy enjoying thanks thank luck cheers care fun pleasure nice wonderful lovely wishes bye goodbye "
+    # apologies and offers around the answer ("Sorry for the confusion earlier.", "Good choice!")
+    "sorry apologies apologize apologise choice pick".split()
 )
 
 #: ... and every other word from here or :data:`DECLINE_WORDS`. A closed list, as for declines: a
@@ -177,7 +179,10 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     # what a closing wishes well: "Have a nice day!", "Happy reading!", "Enjoy the movie!"
     "you it this a an the with and to too so much all again take stay safe day days evening weekend week "
     "trip visit time reading watching listening exploring cooking learning travels travelling "
-    "traveling meal movie film book show asking chatting talking see soon".split()
+    "traveling meal movie film book show asking chatting talking see soon "
+    # "I hope that clears things up.", "Happy to dig into any of these points further."
+    "confusion earlier mistake misunderstanding oversight clears clear things up makes sense dig into "
+    "points point these those go deeper explain expand elaborate on".split()
 )
 
 #: Words that make a sentence one about the answer or the assistant, not the world ("As an AI
@@ -214,7 +219,10 @@ META_WORDS: frozenset[str] = frozenset(
     # caveats about the sources: "Please verify with the original source for the latest details."
     "verify check confirm double original official latest current up date updated accurate accuracy "
     "cover covers covered address addresses addressed directly explicitly clearly mention mentions "
-    "mentioned".split()
+    "mentioned "
+    # "In conclusion, that is what the documents say.", "The documents may not cover every case."
+    "conclusion conclude sum short brief not every all each case cases situation situations fully "
+    "completely".split()
 )
 
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),

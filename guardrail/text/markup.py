@@ -137,7 +137,8 @@ _QUESTION_LINE = re.compile(r"^[ \t]*(?:Q|Question)[ \t]*[:.][ \t]")
 _LABEL = re.compile(
     r"^[ \t]*(?:A|Answer|Short answer|Final answer|TL;?DR|Summary|In short|In summary|Bottom line|"
     r"(?:Step|Point|Item|Fact|Reason|Finding|Tip|Takeaway)[ \t]+\d{1,3}|Note|Key (?:points|facts|findings|details)|"
-    r"Main points|Highlights|Overview|Response|Explanation|Reasoning|Rationale|Justification)"
+    r"Main points|Highlights|Overview|Response|Explanation|Reasoning|Rationale|Justification|Correction|"
+    r"Update|Clarification)"
     r"[ \t]*:[ \t]*", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[ \t]*(?:here (?:is|are)|the following|below (?:is|are))\b[^\n]{0,80}:[ \t]*$", re.IGNORECASE)
 _SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|above[ \t]+|available[ \t]+)?"
@@ -150,6 +151,8 @@ _ATTRIBUTION = re.compile(
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:says|states|mentions|notes|indicates|explains|shows)(?:[ \t]+that)?[ \t]*:?[ \t]+"
     r"|(?:i found the following|here is what i found|here's what i found|here is what|here's what)[^:\n]{0,60}:[ \t]*"
     r"|(?:i|we)[ \t]+found[ \t]+that[ \t]+"
+    r"|from what (?:i|we) can (?:see|tell|find)(?:[ \t]+in[ \t]+" + _SOURCE_WORDS + r")?[ \t]*,[ \t]*"
+    r"|in conclusion[ \t]*,[ \t]*"
     r"|(?:to answer your question|in short|in brief|simply put|put simply|long story short|sure thing|sure|"
     r"certainly|of course|absolutely)[ \t]*(?:,|[ \t]\u2014|[ \t]\u2013|[ \t]-)[ \t]*"
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:do|does|did)[ \t]+not[ \t]+(?:mention|say|specify|state|include|provide|"

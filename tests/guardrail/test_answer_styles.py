@@ -62,6 +62,8 @@ STYLES = {
     + ". " + ". ".join(f[1:]) + ". Please verify with the original source for the latest details.",
     "self_rated": lambda f: " ".join(f"{x} (Document {i}, page 3).\u00b9" for i, x in enumerate(f, 1))
     + "\nConfidence: high",
+    "apologetic": lambda f: "Sorry for the confusion earlier. Good choice! " + ". ".join(f)
+    + ". I hope that clears things up. Happy to dig into any of these points further.",
     "json_escaped": lambda f: '{"answer": "\\u2022 ' + ".\\n\\u2022 ".join(f) + '."}',
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read

@@ -53,6 +53,7 @@ def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, exp
     ("Let's think step by step.", True), ("That's the key information from the documents.", True),
     ("Please verify with the original source for the latest details.", True),
     ("This is accurate as of the documents provided.", True),
+    ("The documents may not cover every case.", True), ("In conclusion, that is what the documents say.", True),
     # a name, a number, a polar word or any content word: scored
     ("Here is the answer: Norvik was founded in 2011.", False), ("The answer is no.", False),
     ("I am the CEO.", False), ("We are based in Oslo.", False), ("You qualify.", False),
