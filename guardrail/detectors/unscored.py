@@ -52,6 +52,16 @@ def framing(sentence: str) -> bool:
     sentence a pronoun of the next one is read after ("As an AI assistant, I can only go by the
     documents you shared. Its designer was ...").
 
+    Parameters
+    ----------
+    sentence : str
+        One sentence of an answer, as written.
+
+    Returns
+    -------
+    bool
+        Whether the sentence is a pleasantry or a meta sentence.
+
     Examples
     --------
     >>> framing("Great question!")
@@ -65,6 +75,18 @@ def framing(sentence: str) -> bool:
 def checkable(claim: str, evidence: str) -> bool:
     """False for gibberish: no word at all (emoji, punctuation), or no word that is an
     English function word or occurs in ``evidence`` ("qwertyuiop asdfghjkl").
+
+    Parameters
+    ----------
+    claim : str
+        A claim as the verifier reads it.
+    evidence : str
+        Its evidence text.
+
+    Returns
+    -------
+    bool
+        Whether the claim has anything the verifier can check.
 
     Examples
     --------

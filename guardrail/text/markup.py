@@ -61,7 +61,7 @@ import json
 import re
 import unicodedata
 
-__all__ = ["blank_markup", "footnote_marks", "TITLE_MAX_WORDS"]
+__all__ = ["blank_markup", "footnote_marks", "blank_footnote_marks", "TITLE_MAX_WORDS"]
 
 #: A header line of at most this many words, with no digit and no auxiliary verb, is a title, not a claim.
 TITLE_MAX_WORDS = 6
@@ -294,6 +294,16 @@ def footnote_marks(text: str) -> list[tuple[int, int]]:
     (:func:`guardrail.validate.clean_text`) keeps these as written, since read as plain digits
     ("river.1 She") they are a number the context never states.
 
+    Parameters
+    ----------
+    text : str
+        An answer or a passage, as written.
+
+    Returns
+    -------
+    list of (int, int)
+        Character offsets into ``text``, in order; empty for ASCII text.
+
     Examples
     --------
     >>> footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
@@ -302,31 +312,59 @@ def footnote_marks(text: str) -> list[tuple[int, int]]:
     return [] if text.isascii() else [m.span() for m in _SUPERSCRIPT_NOTE.finditer(text)]
 
 
+def blank_footnote_marks(text: str) -> str:
+    """``text`` with its superscript footnote digits (:func:`footnote_marks`) as spaces, same length.
+
+    Parameters
+    ----------
+    text : str
+        An answer or a passage.
+
+    Returns
+    -------
+    str
+        ``len(result) == len(text)``.
+
+    Examples
+    --------
+    >>> blank_footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
+    'It spans 312 metres.  It covers 3 km\u00b2.'
+    """
+    return text if text.isascii() else _SUPERSCRIPT_NOTE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def _blank_row_numbers(lines: list[str]) -> list[str]:
-    """``lines`` with a table's row-number column blanked: the first cells of a run of table rows
-    that count 1, 2, 3 ... (the header row and separator aside) under a header of
-    :data:`_ROW_NUMBER_HEADERS` ("#", "No.") or none, with the border after them. A row number is
-    not a value the answer states ("| 1 | It opened in 1932 |"); a "Rank" column is, and stays."""
+    """``lines`` with a table's row-number column blanked: the first cells of a table's body rows
+    that count 1, 2, 3 ... under a header of :data:`_ROW_NUMBER_HEADERS` ("#", "No.") or none,
+    with the border after them. A row number is not a value the answer states ("| 1 | It opened
+    in 1932 |"); a "Rank" column is, and stays."""
     out = list(lines)
     k = 0
     while k < len(out):
-        if not _TABLE_ROW.match(out[k]):
-            k += 1
-            continue
         end = k
         while end < len(out) and _TABLE_ROW.match(out[end]):
             end += 1
-        body = [j for j in range(k, end) if not _TABLE_SEP.match(out[j])
-                and not (j + 1 < end and _TABLE_SEP.match(out[j + 1]))]
-        head = [j for j in range(k, end - 1) if _TABLE_SEP.match(out[j + 1])]
-        label = _FIRST_CELL_TEXT.match(out[head[0]]) if head else None
-        cells = [_FIRST_CELL.match(out[j]) for j in body]
-        if (not head or label is not None and label.group(1).strip().lower() in _ROW_NUMBER_HEADERS) and len(body) >= 2 and all(m is not None and m.group(2) == str(n) for n, m in enumerate(cells, 1)):
-            for j, m in zip(body, cells):
-                assert m is not None
-                out[j] = out[j][:m.start(1)] + " " * (m.end(1) - m.start(1)) + "|" + out[j][m.end(1) + 1:]
-        k = end
+        if end > k:
+            _blank_first_column(out, k, end)
+        k = max(end, k + 1)
     return out
+
+
+def _blank_first_column(lines: list[str], start: int, end: int) -> None:
+    """Blank, in place, the row numbers of the table ``lines[start:end]`` (see :func:`_blank_row_numbers`)."""
+    sep = next((j for j in range(start, end) if _TABLE_SEP.match(lines[j])), None)
+    if sep is not None:
+        label = _FIRST_CELL_TEXT.match(lines[sep - 1]) if sep > start else None
+        if label is None or label.group(1).strip().lower() not in _ROW_NUMBER_HEADERS:
+            return
+    body = range(start if sep is None else sep + 1, end)
+    cells = [_FIRST_CELL.match(lines[j]) for j in body]
+    numbers = [m.group(2) if m else "" for m in cells]
+    if len(body) < 2 or numbers != [str(n) for n in range(1, len(body) + 1)]:
+        return
+    for j, m in zip(body, cells):
+        if m is not None:
+            lines[j] = lines[j][:m.start(1)] + " " * (m.end(1) - m.start(1)) + lines[j][m.end(1):]
 
 
 def _unquote(text: str) -> str:

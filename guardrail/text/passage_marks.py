@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from guardrail.text.markup import footnote_marks
+from guardrail.text.markup import blank_footnote_marks
 
 __all__ = ["blank_passage_marks"]
 
@@ -37,7 +37,7 @@ _CITATION_BEFORE = frozenset(".,;:!?")
 def blank_passage_marks(text: str) -> str:
     """``text`` with its citation markers, footnote digits, timestamps and invisible characters read away.
 
-    * superscript footnote digits (:func:`~guardrail.text.markup.footnote_marks`) become spaces;
+    * superscript footnote digits (:func:`~guardrail.text.markup.blank_footnote_marks`) become spaces;
     * encyclopedia citation markers ("[1]", "[a]", "[note 3]", "[citation needed]") become spaces when
       the passage has one after punctuation or two before it, so code's ``arr[1]`` stays;
     * a timestamp opening a line ("[00:01:23]") becomes spaces;
@@ -59,13 +59,16 @@ def blank_passage_marks(text: str) -> str:
     >>> blank_passage_marks("It opened in 1932.[1] It is estab\u00adlished.")
     'It opened in 1932.    It is established .'
     """
-    for a, b in footnote_marks(text):
-        text = text[:a] + " " * (b - a) + text[b:]
+    text = blank_footnote_marks(text)
     if "[" in text:
-        text = _TIMESTAMP.sub(lambda m: " " * len(m.group(0)), _blank_citations(text))
+        text = _TIMESTAMP.sub(_spaces, _blank_citations(text))
     if _INVISIBLE_IN_WORD.search(text):
         text = _INVISIBLE_IN_WORD.sub(_visible_word, text)
     return text
+
+
+def _spaces(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
 
 
 def _visible_word(m: re.Match[str]) -> str:
@@ -83,6 +86,4 @@ def _blank_citations(text: str) -> str:
     before_punct = sum(text[m.end():m.end() + 1] in _CITATION_BEFORE for m in marks)
     if not after_punct and before_punct < 2:
         return text
-    for m in marks:
-        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    return text
+    return _CITATION_MARK.sub(_spaces, text)
