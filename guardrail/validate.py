@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from guardrail.errors import InvalidInputError
 from guardrail.text.homoglyphs import fold_digits, fold_homoglyphs
 from guardrail.text.language import looks_english
-from guardrail.text.markup import footnote_marks
+from guardrail.text.passage_marks import footnote_marks
 from guardrail.text.structure import normalize_passage
 
 __all__ = [
@@ -96,7 +96,7 @@ def clean_text(text: str) -> str:
     characters by their NFKC forms (:func:`nfkc_chars`), decimal digits of every script by
     ASCII digits and look-alike letters inside Latin words by their ASCII letters
     (:mod:`guardrail.text.homoglyphs`). Superscript footnote digits ("river.\u00b9",
-    :func:`~guardrail.text.markup.footnote_marks`) are kept as written, not read as "river.1":
+    :func:`~guardrail.text.passage_marks.footnote_marks`) are kept as written, not read as "river.1":
     :func:`~guardrail.text.markup.blank_markup` blanks them in answers and
     :func:`~guardrail.text.structure.normalize_passage` in passages.
 

@@ -61,7 +61,9 @@ import json
 import re
 import unicodedata
 
-__all__ = ["blank_markup", "footnote_marks", "blank_footnote_marks", "TITLE_MAX_WORDS"]
+from guardrail.text.passage_marks import blank_footnote_marks
+
+__all__ = ["blank_markup", "TITLE_MAX_WORDS"]
 
 #: A header line of at most this many words, with no digit and no auxiliary verb, is a title, not a claim.
 TITLE_MAX_WORDS = 6
@@ -103,9 +105,6 @@ _QUOTED = re.compile(r"^(?:[^\n\"\u201c\u201d]{0,60}:)?[ \t]*([\"\u201c])(.+)([\
 _CONFIDENCE_LINE = re.compile(
     r"^[ \t]*[*_]{0,2}confidence(?:[ \t]+(?:level|score))?[ \t]*:[*_]{0,2}[ \t]*[*_]{0,2}(?:very[ \t]+)?"
     r"(?:high|medium|moderate|low|\d{1,3}(?:\.\d+)?[ \t]*%?)[*_]{0,2}[ \t]*\.?[ \t]*$", re.IGNORECASE)
-#: Superscript digits marking a footnote: after punctuation, or after a word of three or more letters
-#: ("...river.\u00b9", "Solberg\u00b2"); a unit's power ("m\u00b2", "km\u00b3") stays.
-_SUPERSCRIPT_NOTE = re.compile(r"(?:(?<=[.,;:!?)\]\"'\u2019\u201d])|(?<=[^\W\d_]{3}))[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+")
 #: A Markdown link or image ``[text](url "title")``: the brackets and target go, the text stays.
 _LINK = re.compile(r"(!?\[)([^\[\]\n]{1,200})(\]\([^()\s]{1,500}(?:[ \t]+\"[^\"\n]{0,100}\")?\))")
 #: A link text that names a source, not a fact ("[source](https://...)", "[1](...)", "[here](...)"):
@@ -211,9 +210,9 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
     line = _LINK.sub(_link, line)
     for pat in (_AUTOLINK, _BARE_URL, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_POINTER, _CONFIDENCE,
-                _SUPERSCRIPT_NOTE, _SOURCE_ASIDE, _ATTRIBUTION, _TRAILING_ATTRIBUTION, _EMPTY_BRACKETS):
+                _SOURCE_ASIDE, _ATTRIBUTION, _TRAILING_ATTRIBUTION, _EMPTY_BRACKETS):
         line = pat.sub(lambda x: " " * len(x.group(0)), line)
-    return _blank_symbols(line)
+    return _blank_symbols(blank_footnote_marks(line))
 
 
 def _link(m: re.Match[str]) -> str:
@@ -283,54 +282,6 @@ def _json_answer(text: str) -> str | None:
         pos = m.end()
     out.append(_spaces(text[pos:]))
     return "".join(out)
-
-
-def footnote_marks(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` offsets of the superscript footnote digits of ``text``.
-
-    A superscript run right after punctuation or after a word of three or more letters
-    ("... the river.\u00b9", "Solberg\u00b2") marks a footnote; one after a short unit
-    ("m\u00b2", "km\u00b3") is a power and is not one. NFKC normalisation
-    (:func:`guardrail.validate.clean_text`) keeps these as written, since read as plain digits
-    ("river.1 She") they are a number the context never states.
-
-    Parameters
-    ----------
-    text : str
-        An answer or a passage, as written.
-
-    Returns
-    -------
-    list of (int, int)
-        Character offsets into ``text``, in order; empty for ASCII text.
-
-    Examples
-    --------
-    >>> footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
-    [(20, 21)]
-    """
-    return [] if text.isascii() else [m.span() for m in _SUPERSCRIPT_NOTE.finditer(text)]
-
-
-def blank_footnote_marks(text: str) -> str:
-    """``text`` with its superscript footnote digits (:func:`footnote_marks`) as spaces, same length.
-
-    Parameters
-    ----------
-    text : str
-        An answer or a passage.
-
-    Returns
-    -------
-    str
-        ``len(result) == len(text)``.
-
-    Examples
-    --------
-    >>> blank_footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
-    'It spans 312 metres.  It covers 3 km\u00b2.'
-    """
-    return text if text.isascii() else _SUPERSCRIPT_NOTE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _blank_row_numbers(lines: list[str]) -> list[str]:

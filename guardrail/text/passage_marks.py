@@ -1,4 +1,4 @@
-"""Marks in a retrieved passage that state nothing: citation markers, footnote digits, timestamps, invisible characters.
+"""Marks in passages (and answers) that state nothing: citation markers, footnote digits, timestamps, invisible characters.
 
 Passages copied from an encyclopedia carry citation markers ("in 1932.[1]", "Gothenburg[2]",
 "[citation needed]"), PDF and HTML text superscript footnote digits and soft hyphens inside words
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 
-from guardrail.text.markup import blank_footnote_marks
+__all__ = ["blank_passage_marks", "footnote_marks", "blank_footnote_marks"]
 
-__all__ = ["blank_passage_marks"]
-
+#: Superscript digits marking a footnote: after punctuation, or after a word of three or more letters
+#: ("...river.\u00b9", "Solberg\u00b2"); a unit's power ("m\u00b2", "km\u00b3") stays.
+_SUPERSCRIPT_NOTE = re.compile(r"(?:(?<=[.,;:!?)\]\"'\u2019\u201d])|(?<=[^\W\d_]{3}))[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+")
 #: A citation marker of an encyclopedia copy: "[1]", "[12]", "[a]", "[note 3]", "[citation needed]",
 #: followed by white space, punctuation, another marker or the end.
 _CITATION_MARK = re.compile(
@@ -34,10 +35,58 @@ _CITATION_AFTER = frozenset(".,;:!?)\"'\u2019\u201d]")
 _CITATION_BEFORE = frozenset(".,;:!?")
 
 
+def footnote_marks(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of the superscript footnote digits of ``text``.
+
+    A superscript run right after punctuation or after a word of three or more letters
+    ("... the river.\u00b9", "Solberg\u00b2") marks a footnote; one after a short unit
+    ("m\u00b2", "km\u00b3") is a power and is not one. NFKC normalisation
+    (:func:`guardrail.validate.clean_text`) keeps these as written, since read as plain digits
+    ("river.1 She") they are a number the context never states.
+
+    Parameters
+    ----------
+    text : str
+        An answer or a passage, as written.
+
+    Returns
+    -------
+    list of (int, int)
+        Character offsets into ``text``, in order; empty for ASCII text.
+
+    Examples
+    --------
+    >>> footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
+    [(20, 21)]
+    """
+    return [] if text.isascii() else [m.span() for m in _SUPERSCRIPT_NOTE.finditer(text)]
+
+
+def blank_footnote_marks(text: str) -> str:
+    """``text`` with its superscript footnote digits (:func:`footnote_marks`) as spaces, same length.
+
+    Parameters
+    ----------
+    text : str
+        An answer or a passage.
+
+    Returns
+    -------
+    str
+        ``len(result) == len(text)``.
+
+    Examples
+    --------
+    >>> blank_footnote_marks("It spans 312 metres.\u00b9 It covers 3 km\u00b2.")
+    'It spans 312 metres.  It covers 3 km\u00b2.'
+    """
+    return text if text.isascii() else _SUPERSCRIPT_NOTE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def blank_passage_marks(text: str) -> str:
     """``text`` with its citation markers, footnote digits, timestamps and invisible characters read away.
 
-    * superscript footnote digits (:func:`~guardrail.text.markup.blank_footnote_marks`) become spaces;
+    * superscript footnote digits (:func:`blank_footnote_marks`) become spaces;
     * encyclopedia citation markers ("[1]", "[a]", "[note 3]", "[citation needed]") become spaces when
       the passage has one after punctuation or two before it, so code's ``arr[1]`` stays;
     * a timestamp opening a line ("[00:01:23]") becomes spaces;
