@@ -49,7 +49,7 @@ import guardrail.config as gconfig  # noqa: E402
 from benchmarks.claims import answer_items, claim_items, dev_part  # noqa: E402
 from benchmarks.devdata import load_dev  # noqa: E402
 from guardrail import Guard  # noqa: E402
-from guardrail.aggregate import aggregate, calibrate, macro_threshold  # noqa: E402
+from guardrail.aggregate import aggregate, calibrate, final_score, macro_threshold  # noqa: E402
 from guardrail.config import GuardConfig, save_config  # noqa: E402
 from guardrail.text.declines import is_declined  # noqa: E402
 
@@ -57,12 +57,15 @@ RESULTS = ROOT / "benchmarks" / "results"
 CACHE = RESULTS / "default_scores.json"
 #: Signals scored for every item; torch-free at check time (KG-Guard and GGA need torch).
 CANDIDATES = ["verifier", "lexical_worst", "novelty", "entity", "relation", "grounding", "wl_kernel",
-              "kg_slots", "kg_roles", "kg_literals", "kg_negation", "kg_swaps"]
+              "kg_slots", "kg_roles", "kg_exchanged", "kg_literals", "kg_negation", "kg_swaps"]
 #: Signals the shipped default may combine. Left out: the n-gram ``lexical_worst`` / ``novelty``
 #: (they reward copied wording) and the ``kg_*`` checks: together they added 0.004 balanced accuracy
 #: on the report sets here for about 50 ms per answer (``benchmarks/results/default_fit.md``), so
 #: they stay opt-in detectors.
 FIT_CANDIDATES = ["verifier", "entity", "relation", "grounding", "wl_kernel"]
+#: The shipped vetoes, kept by every refit: an answer whose claim exchanges the parties of a
+#: relation the context states ("YouTube acquired Google") is flagged whatever the combination says.
+VETO = {"kg_exchanged": 0.85}
 HALUEVAL = ("halueval_qa", "halueval_dialogue", "halueval_summarization")
 
 
@@ -158,13 +161,13 @@ def fit(cache: dict[str, Any], candidates: list[str], C: float) -> GuardConfig:
     rows, y, groups, _ = _rows(cache, "fit")
     use = [d for d in candidates if all(d in r for r in rows)]
     while True:
-        base = GuardConfig(name="default", detectors=use, node_source="verifier")
+        base = GuardConfig(name="default", detectors=use, node_source="verifier", veto=VETO)
         cfg = calibrate(rows, y, base, C=C, groups=groups)
         neg = [d for d in use if cfg.weights[d] <= 0 and d != "verifier"]
         if not neg:
             break
         use = [d for d in use if d != min(neg, key=lambda d: cfg.weights[d])]
-    probs = [aggregate(r, cfg) for r in rows]
+    probs = [final_score(r, cfg) for r in rows]
     t = macro_threshold(probs, y, groups, reduce="mean")
     return cfg.model_copy(update={"threshold": round(t, 4), "bias": round(cfg.bias, 4),
                                   "weights": {k: round(v, 4) for k, v in cfg.weights.items()},
@@ -196,7 +199,7 @@ def report(cache: dict[str, Any], cfg: GuardConfig, candidates: list[str]) -> di
     for name, items in cache.items():
         # as the guard delivers them: an abstention is flagged (score 1), a declined answer passes (score 0)
         y = np.array([r["label"] for r in items])
-        s = np.array([1.0 if r["abstained"] else 0.0 if r.get("declined") else aggregate(r["scores"], cfg)
+        s = np.array([1.0 if r["abstained"] else 0.0 if r.get("declined") else final_score(r["scores"], cfg)
                       for r in items])
         flag = np.array([bool(r["abstained"]) or (not r.get("declined") and si >= cfg.threshold)
                          for r, si in zip(items, s)])

@@ -19,6 +19,7 @@ kg_slots           :class:`~.kg_values.SlotContradictionDetector`   KEA Explain:
 kg_literals        :class:`~.kg_values.LiteralGroundingDetector`    HalluGraph EG / GraphEval literals
 kg_swaps           :class:`~.kg_swaps.SwapDetector`                 KEA Explain: contradictory pairs
 kg_roles           :class:`~.kg_roles.RoleSwapDetector`             HalluGraph (004): RP, roles
+kg_exchanged       the same, ``moved=False`` (the default's veto)    HalluGraph (004): RP
 kg_negation        :class:`~.kg_negation.NegationDetector`          GraphEval: negated claims
 lexical*           :class:`~.support.LexicalSupportDetector`        baselines
 sentence           :class:`~.support.SentenceSupportDetector`       baseline
@@ -80,6 +81,7 @@ REGISTRY: dict[str, DetectorSpec] = {
     "kg_literals": _row("guardrail.detectors.kg_values:LiteralGroundingDetector"),
     "kg_swaps": _row("guardrail.detectors.kg_swaps:SwapDetector"),
     "kg_roles": _row("guardrail.detectors.kg_roles:RoleSwapDetector"),
+    "kg_exchanged": _row("guardrail.detectors.kg_roles:RoleSwapDetector", moved=False),
     "kg_negation": _row("guardrail.detectors.kg_negation:NegationDetector"),
     "lexical": _row(_LEX),
     "lexical_worst": _row(_LEX, reduce="worst_sentence"),

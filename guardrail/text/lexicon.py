@@ -12,7 +12,7 @@ __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WOR
            "HEDGES", "ENGLISH_ONLY_WORDS", "FOREIGN_FUNCTION_WORDS", "ABBREVIATIONS", "PERSONAL_PRONOUNS",
            "NEUTER_PRONOUNS", "PLURAL_PRONOUNS", "RELATIVE_PRONOUNS", "ENTITY_LINK_STOP_WORDS", "NGRAM_SKIP_WORDS",
            "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "PLEASANTRY_WORDS", "PLEASANTRY_HEADS",
-           "VERDICT_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS",
+           "VERDICT_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS", "VERB_SYNONYMS", "SYMMETRIC_VERBS",
            "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
            "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
 
@@ -80,6 +80,25 @@ ANTONYM_PAIRS: frozenset[tuple[str, str]] = frozenset({
     ("increase", "reduce"), ("improve", "worsen"), ("profit", "loss"), ("surplus", "deficit"),
     ("on", "off"), ("enable", "disable"), ("confirm", "deny"), ("support", "oppose"), ("agree", "disagree"),
 })
+
+#: Predicates that state one relation between two parties (lemmas; a phrasal verb with its
+#: particle, "set up"), so that a claim with the parties exchanged is a role swap whichever
+#: of them it uses (``kg_roles``). A closed list of common relations: two verbs outside it
+#: are compared by lemma only.
+VERB_SYNONYMS: tuple[frozenset[str], ...] = tuple(frozenset(g.split(",")) for g in (
+    "acquire,buy,purchase,take over", "beat,defeat,overcome,edge,outplay,knock out,eliminate",
+    "found,establish,set up,start,launch,create,co-found", "succeed,replace", "employ,hire,recruit,sign,bring in",
+    "lead,head,run,manage,chair", "own,control", "sue", "supply,provide", "pay,compensate",
+    "appoint,name,nominate", "invite", "fund,finance,back,sponsor", "coach,train,teach,mentor",
+    "kill,murder,assassinate", "write,author,compose,pen", "direct", "design", "discover",
+    "invent", "sell", "overtake,surpass,outsell,outnumber,exceed", "precede", "follow", "inspire,influence",
+))
+
+#: Predicates that hold both ways ("A married B" = "B married A"): exchanged parties are no error.
+SYMMETRIC_VERBS: frozenset[str] = frozenset(
+    "marry,wed,meet,face,play,draw,tie,fight,battle,date,divorce,partner,merge,match,resemble,equal,"
+    "know,collaborate,debate,share,split,trade,swap,exchange,join,accompany,contact,call,email,"
+    "see,visit,encounter,neighbour,border,touch,rival".split(","))
 
 #: Hedges before a number or date ("about 40", "more than 3"): the value is approximate.
 HEDGES: frozenset[str] = frozenset(

@@ -30,6 +30,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 
+from guardrail.text.acronyms import match_acronyms
 from guardrail.text.numerals import match_number_forms
 from guardrail.text.quantities import match_quantity_forms
 
@@ -92,7 +93,8 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     Returns
     -------
     tuple of (str, str)
-        ``(evidence, claim)`` with number words as digits where that makes them agree
+        ``(evidence, claim)`` with acronyms and the words they stand for in the evidence's
+        surface (:func:`~guardrail.text.acronyms.match_acronyms`), number words as digits where that makes them agree
         (:func:`~guardrail.text.numerals.match_number_forms`), then each large number,
         percentage and date of the claim whose value the evidence states in another surface
         written as the evidence writes it, and each measured amount the evidence states in
@@ -113,7 +115,7 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     >>> match_value_forms("It was founded on 3 March 2011.", "It was founded on 2011-03-03, not 2012-03-03.")
     ('It was founded on 3 March 2011.', 'It was founded on 3 March 2011, not 2012-03-03.')
     """
-    evidence, claim = match_number_forms(evidence, claim)
+    evidence, claim = match_number_forms(*match_acronyms(evidence, claim))
     if not any(ch.isdigit() for ch in claim):
         return evidence, claim
     for pattern, read in _KINDS:

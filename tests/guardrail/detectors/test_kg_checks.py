@@ -80,6 +80,69 @@ def test_roles_read_the_passive_as_its_active_form() -> None:
     assert run("kg_roles", "YouTube was acquired by Google in 2006.", "Google acquired YouTube in 2006.").score == 0.0
 
 
+@pytest.mark.parametrize(("answer", "context"), [
+    ("Google was bought by YouTube in 2006.", "Google acquired YouTube in 2006."),  # passive, synonym
+    ("YouTube took over Google.", "Google acquired YouTube in 2006."),  # phrasal synonym
+    ("Google, which YouTube acquired in 2006, is based in California.", "Google acquired YouTube in 2006."),
+    ("Tanaka beat Kowalczyk in three sets.",  # the participle's subject is the main clause's
+     "Marta Kowalczyk won the title on Sunday, defeating unseeded Ayumi Tanaka in three sets."),
+    ("Krøll, the Danish snack maker, is acquiring Nordvik Foods.",  # "agreed to acquire": inherited subject
+     "Nordvik Foods has agreed to acquire Krøll, the Danish snack maker, for NOK 1.4 billion."),
+    ("Rafael Costa signed Atlético Valdés.",  # the object named by an apposition
+     "Atlético Valdés have signed the Brazilian midfielder Rafael Costa from Porto Verde."),
+])
+def test_roles_flag_exchanged_parties_however_worded(answer: str, context: str) -> None:
+    out = run("kg_exchanged", answer, context)
+    assert len(flagged(out)) == 1 and out.score == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(("answer", "context"), [
+    ("YouTube was bought by Google in 2006.", "Google acquired YouTube in 2006."),  # voice and synonym
+    ("In 2006 Google purchased YouTube.", "YouTube, which Google acquired in 2006, is based in San Bruno."),
+    ("Kowalczyk beat Tanaka in three sets.",
+     "Marta Kowalczyk won the title on Sunday, defeating unseeded Ayumi Tanaka in three sets."),
+    ("Tom married Anna in 1990.", "Anna married Tom in 1990."),  # a relation that holds both ways
+])
+def test_roles_pass_faithful_rewordings_and_symmetric_relations(answer: str, context: str) -> None:
+    assert run("kg_exchanged", answer, context).score == 0.0
+
+
+TEAM = "Maria Lopez is the chief executive of Brightwave. Tom Reed is its chief technology officer."
+
+
+@pytest.mark.parametrize("answer", [
+    "Tom Reed is the chief executive of Brightwave.",
+    "Brightwave's chief executive, Tom Reed, spoke first.",
+    "Maria Lopez is the chief technology officer.",
+])
+def test_roles_flag_a_title_given_to_another_named_holder(answer: str) -> None:
+    out = run("kg_exchanged", answer, TEAM)
+    assert len(flagged(out)) == 1 and "the context gives it to" in out.details["flags"][0]["reason"]
+
+
+@pytest.mark.parametrize(("answer", "context"), [
+    ("Brightwave's chief technology officer is Tom Reed.", TEAM),
+    ("Maria Lopez, the chief executive, spoke first.", TEAM),
+    # the context gives Achebe no title, only says he was succeeded: silence, not a contradiction
+    ("Desmond Achebe was the chief executive.", "Odile Varnay is the chief executive. She succeeded Desmond Achebe."),
+    # another organisation's chief executive
+    ("Tom Reed is the chief executive of Lumen.", "Maria Lopez is the chief executive of Brightwave. "
+                                                  "Tom Reed is the chief executive of Lumen."),
+])
+def test_roles_pass_a_title_the_context_gives_that_name(answer: str, context: str) -> None:
+    assert run("kg_exchanged", answer, context).score == 0.0
+
+
+def test_the_shipped_default_vetoes_exchanged_parties_and_names_the_swapped_one() -> None:
+    context = ["Google acquired YouTube in November 2006 for 1.65 billion US dollars in stock. YouTube was "
+               "founded in 2005 by Chad Hurley, Steve Chen and Jawed Karim."]
+    guard = Guard()
+    wrong = guard.check("YouTube acquired Google in 2006.", context)
+    assert not wrong.passed and [n.text for n in wrong.flagged_nodes] == ["YouTube"]
+    assert wrong.detector_scores["kg_exchanged"] >= guard.config.veto["kg_exchanged"]
+    assert guard.check("YouTube was bought by Google in 2006.", context).passed
+
+
 # --- literals ------------------------------------------------------------------------------
 
 def test_literals_flag_an_ungrounded_quantity() -> None:
