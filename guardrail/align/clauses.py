@@ -154,10 +154,10 @@ def _name_at(sent: Sent, i: int) -> Slot | None:
 
 def _title(sent: Sent, n: int) -> tuple[frozenset[str], frozenset[str], str] | None:
     """``(title lemmas, organisation keys, title text)`` of a singular title noun ``n`` that is not
-    a name."""
+    a name nor a shared title ("co-founder")."""
     tok = sent.toks[n]
     if (tok.pos not in ("NOUN", "PROPN") or not tok.text.isalpha() or _name_at(sent, n) is not None
-            or tok.text.lower() != tok.lemma):
+            or tok.text.lower() != tok.lemma or sent.text[max(0, tok.start - 3):tok.start].lower() == "co-"):
         return None
     kids = _kids(sent, n)
     at = [n] + [j for j in kids if sent.toks[j].dep in _TITLE_MODS and sent.toks[j].text.isalpha()

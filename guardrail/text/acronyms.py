@@ -25,6 +25,7 @@ __all__ = ["match_acronyms", "expansions"]
 
 #: 2-6 capitals, an optional plural "s" ("CTO", "NHS", "CEOs").
 _ACRONYM = re.compile(r"\b([A-Z]{2,6})(s?)\b")
+_ROMAN = re.compile(r"[IVXLCDM]+")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 #: Words an acronym's letters may skip ("Department of Transport", "Food and Drug Administration").
 _SKIPPED = frozenset({"of", "and", "for", "the", "&", "on", "in"})
@@ -37,7 +38,8 @@ def expansions(acronym: str, text: str) -> set[str]:
     them spell their letter or are skipped ("Department of Transport" spells "DOT", "Food and
     Drug Administration" "FDA"); no other stop word spells ("is the top" does not spell "IT"), and an acronym that is itself a
     stop word ("WHO"; "NOT", shouted) is spelt only by capitalised words ("World Health
-    Organization").
+    Organization"). Single letters ("U.S.") spell nothing and a Roman numeral ("II", "XIV") is no
+    acronym.
 
     Examples
     --------
@@ -49,11 +51,13 @@ def expansions(acronym: str, text: str) -> set[str]:
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
     letters = acronym.lower()
     out: set[str] = set()
+    if _ROMAN.fullmatch(acronym):
+        return out
     proper = letters in STOP_WORDS
 
     def spells(word: str, letter: str) -> bool:
         low = word.lower()
-        return (low[0] == letter and (low in _SKIPPED or low not in STOP_WORDS)
+        return (len(low) > 1 and low[0] == letter and (low in _SKIPPED or low not in STOP_WORDS)
                 and (word[0].isupper() or not proper))
 
     for i, (w, start, _) in enumerate(words):

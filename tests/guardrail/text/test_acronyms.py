@@ -33,6 +33,8 @@ def test_an_acronym_is_read_as_the_evidence_writes_it(evidence: str, claim: str,
     ("He is not here at all.", "He is NOT here."),  # a shouted stop word is spelt only by capitalised words
     ("The chief technology officer and the chief test officer met.", "The CTO met."),  # two expansions
     (EVIDENCE, "Tom Reed is the CFO of Brightwave."),  # a wrong title stays wrong
+    ("It moved to the U.S. in 1990.", "It moved to the US in 1990."),  # single letters spell nothing
+    ("Investment income rose, as in Part II.", "II rose."),  # a Roman numeral is no acronym
 ])
 def test_an_acronym_the_evidence_does_not_spell_once_reads_as_written(evidence: str, claim: str) -> None:
     assert match_acronyms(evidence, claim) == (evidence, claim)
