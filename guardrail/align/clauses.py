@@ -28,7 +28,7 @@ from typing import NamedTuple
 from guardrail.align.parsed import Sent, Slot
 from guardrail.text.lexicon import RELATIVE_PRONOUNS, VERB_SYNONYMS
 
-__all__ = ["Triple", "Binding", "svo_triples", "same_relation", "role_bindings"]
+__all__ = ["Arg", "Triple", "Binding", "svo_triples", "same_relation", "role_bindings"]
 
 _SUBJ = frozenset({"nsubj"})
 _OBJ = frozenset({"dobj", "nsubjpass"})
@@ -37,22 +37,40 @@ _OBJ = frozenset({"dobj", "nsubjpass"})
 _INHERIT = frozenset({"xcomp", "advcl", "conj"})
 _SYNONYM_OF = {v: i for i, group in enumerate(VERB_SYNONYMS) for v in group}
 
-Triple = tuple[frozenset[str], str, frozenset[str], tuple[int, int]]
+class Arg(NamedTuple):
+    """One party of a clause: its ``key`` (a name's lower-cased words, else the head lemma), its
+    character span in the sentence and its ``kind`` (the name's label, ``""`` for a plain noun)."""
+
+    key: frozenset[str]
+    start: int
+    end: int
+    kind: str
+
+
+class Triple(NamedTuple):
+    """``(subject, predicate, object)`` of a clause in active voice; the predicate is the verb's
+    lemma with its particle ("set up"); ``inherited`` when the subject is the governing verb's
+    ("..., replacing X": a guess, right for "agreed to acquire", wrong for some participles)."""
+
+    subj: Arg
+    pred: str
+    obj: Arg
+    inherited: bool = False
 
 
 def _kids(sent: Sent, i: int) -> list[int]:
     return [j for j, c in enumerate(sent.toks) if c.head == i and j != i]
 
 
-def _arg(sent: Sent, i: int) -> tuple[frozenset[str], int, int]:
-    """Key of the argument headed by token ``i``: the name slot over it, else the name its
-    apposition gives ("the midfielder Rafael Costa"), else its lemma."""
+def _arg(sent: Sent, i: int) -> Arg:
+    """The argument headed by token ``i``: the name slot over it, else the name its apposition
+    gives ("the midfielder Rafael Costa"), else its lemma."""
     for k in [i] + [j for j in _kids(sent, i) if sent.toks[j].dep == "appos"]:
         for sl in sent.slots:
             if sl.toks[0] <= k < sl.toks[1] and sl.kind not in ("NUM", "DATE", "TIME"):
-                return sl.keys, sl.start, sl.end
+                return Arg(sl.keys, sl.start, sl.end, sl.kind)
     t = sent.toks[i]
-    return frozenset({t.lemma}), t.start, t.end
+    return Arg(frozenset({t.lemma}), t.start, t.end, "")
 
 
 def _own(sent: Sent, v: int) -> tuple[int | None, int | None]:
@@ -69,7 +87,7 @@ def _own(sent: Sent, v: int) -> tuple[int | None, int | None]:
     return subj, obj
 
 
-def _clause_args(sent: Sent, v: int) -> tuple[int | None, int | None]:
+def _clause_args(sent: Sent, v: int) -> tuple[int | None, int | None, bool]:
     """``_own`` with a relative pronoun read as the noun its clause modifies ("Google, which
     acquired YouTube"), a participle's noun as its argument ("Krøll, acquired by Nordvik"), and a
     missing subject taken from the governing verb (at most three steps up)."""
@@ -81,18 +99,21 @@ def _clause_args(sent: Sent, v: int) -> tuple[int | None, int | None]:
         obj = noun if obj is not None and sent.toks[obj].text.lower() in RELATIVE_PRONOUNS else obj
         if tok.dep == "acl" and obj is None and subj is not None:  # "the startup acquired by Google"
             obj = noun
-    u = v
+    u, inherited = v, subj is None
     for _ in range(3):
         if subj is not None or sent.toks[u].dep not in _INHERIT or sent.toks[u].head == u:
             break
         u = sent.toks[u].head
         subj = _own(sent, u)[0]
-    return subj, obj
+    return subj, obj, inherited
 
 
 def _conjuncts(sent: Sent, i: int) -> list[int]:
-    """``i`` and the tokens coordinated with it ("Hurley, Chen and Karim")."""
-    out, todo = [i], [i]
+    """``i``, the names in apposition to it and the tokens coordinated with either ("Hurley, Chen
+    and Karim", "former teachers Will Osei and Beth Marland")."""
+    out = [i] + [j for j in _kids(sent, i) if sent.toks[j].dep == "appos"
+                 and any(sl.toks[0] <= j < sl.toks[1] and sl.kind not in ("NUM", "DATE", "TIME") for sl in sent.slots)]
+    todo = list(out)
     while todo and len(out) < 8:
         todo = [j for k in todo for j in _kids(sent, k) if sent.toks[j].dep == "conj" and j not in out]
         out += todo
@@ -112,23 +133,21 @@ def same_relation(a: str, b: str) -> bool:
 
 
 def svo_triples(sent: Sent) -> Iterator[Triple]:
-    """``(subject key, predicate, object key, subject span)`` of each clause of ``sent``, in
-    active voice (a passive's agent is its subject, its passive subject the object), one per
+    """The :class:`Triple` of each clause of ``sent``, in active voice (a passive's agent is its subject, its passive subject the object), one per
     pair of coordinated subjects and objects; the predicate is the verb's lemma with its
     particle. Only subjects that are names or nouns are kept."""
     for v, tok in enumerate(sent.toks):
         if tok.pos not in ("VERB", "AUX"):
             continue
-        subj, obj = _clause_args(sent, v)
+        subj, obj, inherited = _clause_args(sent, v)
         if subj is None or obj is None:
             continue
         pred = _predicate(sent, v)
         for si in _conjuncts(sent, subj):
             if sent.toks[si].pos not in ("PROPN", "NOUN"):
                 continue
-            s_key, s0, s1 = _arg(sent, si)
             for oi in _conjuncts(sent, obj):
-                yield s_key, pred, _arg(sent, oi)[0], (s0, s1)
+                yield Triple(_arg(sent, si), pred, _arg(sent, oi), inherited)
 
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from guardrail.align.clauses import Binding, role_bindings, same_relation, svo_triples
+from guardrail.align.clauses import Binding, Triple, role_bindings, same_relation, svo_triples
 from guardrail.align.parsed import Sent, Slot, anchors, slot_marks
 from guardrail.detectors._params import validated
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
@@ -46,6 +46,26 @@ def _names(sents: Sequence[Sent]) -> Iterator[tuple[Sent, Slot]]:
         for sl in s.slots:
             if sl.kind not in ("NUM", "DATE", "TIME"):
                 yield s, sl
+
+
+def _rival(claim: Sent, t: Triple, rel: Sequence[tuple[Sent, Triple]]) -> list[Flag]:
+    """The claim's named object (subject) where the context gives the same subject (object) the same
+    relation with another name of its kind, and never with this one ("Chad Hurley founded Google"
+    where he founded YouTube)."""
+    for mine, other, side in ((t.obj, t.subj, "obj"), (t.subj, t.obj, "subj")):
+        if not mine.kind:
+            continue
+        rivals = [(s, c) for s, c in rel if not c.inherited
+                  and _same(other.key, (c.subj if side == "obj" else c.obj).key)
+                  and (r := c.obj if side == "obj" else c.subj).kind == mine.kind and not _same(r.key, mine.key)]
+        if rivals:
+            s, c = rivals[0]
+            r = c.obj if side == "obj" else c.subj
+            reason = (f"the answer ties '{claim.text[mine.start:mine.end]}' to "
+                      f"'{claim.text[other.start:other.end]}' by '{t.pred}', but the context gives that "
+                      f"place to '{s.text[r.start:r.end]}': '{s.text}'")
+            return [flag_for(claim, mine.start, mine.end, reason, s, 0.9)]
+    return []
 
 
 def _same_title(a: Binding, b: Binding) -> bool:
@@ -92,6 +112,7 @@ class RoleSwapDetector(KGCheckDetector):
     """
 
     name = "kg_roles"
+    rivals = True
     _parameter_constraints = {**KGCheckDetector._parameter_constraints, "moved": [bool]}
 
     @validated
@@ -116,20 +137,21 @@ class RoleSwapDetector(KGCheckDetector):
     def _exchanged(claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
         flags: list[Flag] = []
         seen: set[tuple[int, int]] = set()
-        ctx = [(s, t) for s in context for t in svo_triples(s)]
-        for subj, verb, obj, (a, b) in svo_triples(claim):
-            if _same(subj, obj) or verb.split()[0] in SYMMETRIC_VERBS or (a, b) in seen:
+        ctx = [(s, t) for s in context for t in svo_triples(s) if t.pred.split()[0] not in SYMMETRIC_VERBS]
+        for t in svo_triples(claim):
+            a, b = t.subj.start, t.subj.end
+            if _same(t.subj.key, t.obj.key) or t.pred.split()[0] in SYMMETRIC_VERBS or (a, b) in seen:
                 continue
-            kept = any(same_relation(verb, v) and _same(subj, cs) and _same(obj, co) for _, (cs, v, co, _sp) in ctx)
-            swapped = [s for s, (cs, v, co, _sp) in ctx
-                       if same_relation(verb, v) and v.split()[0] not in SYMMETRIC_VERBS
-                       and _same(obj, cs) and _same(subj, co)]
+            rel = [(s, c) for s, c in ctx if same_relation(t.pred, c.pred)]
+            kept = any(_same(t.subj.key, c.subj.key) and _same(t.obj.key, c.obj.key) for _, c in rel)
+            swapped = [s for s, c in rel if _same(t.obj.key, c.subj.key) and _same(t.subj.key, c.obj.key)]
             if swapped and not kept:
-                ev = swapped[0]
                 reason = (f"the answer makes '{claim.text[a:b]}' the subject of "
-                          f"'{verb}', but the context has the roles the other way round: '{ev.text}'")
-                flags.append(flag_for(claim, a, b, reason, ev, 0.9))
+                          f"'{t.pred}', but the context has the roles the other way round: '{swapped[0].text}'")
+                flags.append(flag_for(claim, a, b, reason, swapped[0], 0.9))
                 seen.add((a, b))
+            elif not kept and RoleSwapDetector.rivals:
+                flags += _rival(claim, t, rel)
         return flags
 
     @staticmethod
