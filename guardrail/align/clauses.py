@@ -50,12 +50,14 @@ class Arg(NamedTuple):
 class Triple(NamedTuple):
     """``(subject, predicate, object)`` of a clause in active voice; the predicate is the verb's
     lemma with its particle ("set up"); ``inherited`` when the subject is the governing verb's
-    ("..., replacing X": a guess, right for "agreed to acquire", wrong for some participles)."""
+    ("..., replacing X": a guess, right for "agreed to acquire", wrong for some participles);
+    ``asserted`` unless the clause is negated ("did not acquire") or modal ("could have won")."""
 
     subj: Arg
     pred: str
     obj: Arg
     inherited: bool = False
+    asserted: bool = True
 
 
 def _kids(sent: Sent, i: int) -> list[int]:
@@ -132,6 +134,16 @@ def same_relation(a: str, b: str) -> bool:
     return a == b or (a in _SYNONYM_OF and _SYNONYM_OF[a] == _SYNONYM_OF.get(b))
 
 
+#: Auxiliaries that make a clause a possibility, not a fact ("could have claimed the win").
+_MODALS = frozenset({"could", "would", "might", "may", "should"})
+
+
+def _asserted(sent: Sent, v: int) -> bool:
+    """Whether verb ``v``'s clause states a fact: not negated ("did not acquire") nor modal."""
+    return not any(sent.toks[j].dep == "neg" or (sent.toks[j].dep == "aux" and sent.toks[j].text.lower() in _MODALS)
+                   for j in _kids(sent, v))
+
+
 def svo_triples(sent: Sent) -> Iterator[Triple]:
     """The :class:`Triple` of each clause of ``sent``, in active voice (a passive's agent is its subject, its passive subject the object), one per
     pair of coordinated subjects and objects; the predicate is the verb's lemma with its
@@ -147,7 +159,7 @@ def svo_triples(sent: Sent) -> Iterator[Triple]:
             if sent.toks[si].pos not in ("PROPN", "NOUN"):
                 continue
             for oi in _conjuncts(sent, obj):
-                yield Triple(_arg(sent, si), pred, _arg(sent, oi), inherited)
+                yield Triple(_arg(sent, si), pred, _arg(sent, oi), inherited, _asserted(sent, v))
 
 
 

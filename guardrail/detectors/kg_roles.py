@@ -1,19 +1,33 @@
 """Role check (``"kg_roles"``): the right names and values, bound to the wrong things.
 
-Two kinds of role error pass every check that only asks whether a name occurs in the
-context, because every name of the claim does:
+Role errors pass every check that only asks whether a name occurs in the context, because
+every name of the claim does. The clauses are read with :mod:`guardrail.align.clauses`
+(active voice, relative clauses, participles, inherited subjects, appositions, coordinated
+parties, synonym predicates):
 
-* **exchanged arguments**: the same predicate with subject and object exchanged ("B
-  acquired A" where the evidence says "A acquired B"; passives are read as their active
-  form, so "B was acquired by A" states "A acquired B");
-* **a moved attribute**: a value or a rare word tied to a name in the claim (within its
-  role, :func:`~guardrail.align.parsed.anchors`) that the context ties only to *another*
-  name of the same type it also names ("Tamber Ventures ... put in $3 million" where the
-  context says Midvale Grain invested $3 million and names Tamber Ventures as an
-  existing investor; the CTO called CEO).
+* **exchanged parties**: one relation with subject and object exchanged ("YouTube acquired
+  Google", "Google was bought by YouTube" where the evidence says "Google acquired YouTube");
+  a relation that holds both ways ("married", :data:`~guardrail.text.lexicon.SYMMETRIC_VERBS`)
+  is never flagged;
+* **a rival party**: the context gives the claim's subject the claim's relation with another
+  name of the object's kind, and never with the claim's ("Chad Hurley founded Google" where he
+  founded YouTube; "Steve Jobs founded YouTube" where the context names its founders), read only
+  from context clauses whose subject is their own;
+* **a title held by another name**: the claim gives a name a title ("Tom Reed is the chief
+  executive") that the context gives another name of its kind, while it gives the claim's name
+  only other titles (Tom Reed is the chief technology officer); a shared title ("co-founder")
+  binds no one;
+* **a moved attribute** (``moved=True`` only): a value or a rare word tied to a name in the claim
+  (within its role, :func:`~guardrail.align.parsed.anchors`) that the context ties only to
+  *another* name of the same type it also names ("Tamber Ventures ... put in $3 million" where
+  the context says Midvale Grain invested $3 million and names Tamber Ventures as an existing
+  investor).
 
-A binding the context also states for the claim's own name is never flagged, and a
-context that ties the attribute to no name (a pronoun) is read as silence.
+A binding the context also states for the claim's own name is never flagged, and a context
+that ties the attribute to no name (a pronoun) is read as silence. The first three rules flag
+at confidence 0.9 and make the registry row ``kg_exchanged``, which the shipped default vetoes
+on: on the claims train contexts they flagged none of 2,912 supported claims (and 12 of 2,912
+unsupported ones: few, but each flag is a contradiction a user can read).
 
 References
 ----------
@@ -88,8 +102,8 @@ def _nearest(sent: Sent, mark: str, x: Slot) -> Slot | None:
 
 
 class RoleSwapDetector(KGCheckDetector):
-    """Exchanged subject and object, or an attribute moved to another named entity (see
-    the module docstring).
+    """Exchanged parties, a rival party, a title held by another name, or an attribute moved to
+    another named entity (see the module docstring).
 
     Parameters
     ----------
@@ -112,7 +126,6 @@ class RoleSwapDetector(KGCheckDetector):
     """
 
     name = "kg_roles"
-    rivals = True
     _parameter_constraints = {**KGCheckDetector._parameter_constraints, "moved": [bool]}
 
     @validated
@@ -121,7 +134,7 @@ class RoleSwapDetector(KGCheckDetector):
         self.moved = moved
 
     def check_claim(self, claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
-        """Flags for exchanged arguments and moved attributes of one claim."""
+        """Flags for exchanged or rival parties, titles and (``moved``) moved attributes of one claim."""
         flags = self._exchanged(claim, evidence, context)
         done = {(f.start, f.end) for f in flags}
         flags += [f for f in self._titles(claim, context) if (f.start, f.end) not in done]
@@ -140,17 +153,20 @@ class RoleSwapDetector(KGCheckDetector):
         ctx = [(s, t) for s in context for t in svo_triples(s) if t.pred.split()[0] not in SYMMETRIC_VERBS]
         for t in svo_triples(claim):
             a, b = t.subj.start, t.subj.end
-            if _same(t.subj.key, t.obj.key) or t.pred.split()[0] in SYMMETRIC_VERBS or (a, b) in seen:
+            if (not t.asserted or _same(t.subj.key, t.obj.key) or t.pred.split()[0] in SYMMETRIC_VERBS
+                    or (a, b) in seen):
                 continue
             rel = [(s, c) for s, c in ctx if same_relation(t.pred, c.pred)]
+            # a negated or modal context clause keeps a claim ("would later found") but contradicts none
             kept = any(_same(t.subj.key, c.subj.key) and _same(t.obj.key, c.obj.key) for _, c in rel)
+            rel = [(s, c) for s, c in rel if c.asserted]
             swapped = [s for s, c in rel if _same(t.obj.key, c.subj.key) and _same(t.subj.key, c.obj.key)]
             if swapped and not kept:
                 reason = (f"the answer makes '{claim.text[a:b]}' the subject of "
                           f"'{t.pred}', but the context has the roles the other way round: '{swapped[0].text}'")
                 flags.append(flag_for(claim, a, b, reason, swapped[0], 0.9))
                 seen.add((a, b))
-            elif not kept and RoleSwapDetector.rivals:
+            elif not kept:
                 flags += _rival(claim, t, rel)
         return flags
 

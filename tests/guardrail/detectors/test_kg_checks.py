@@ -102,9 +102,42 @@ def test_roles_flag_exchanged_parties_however_worded(answer: str, context: str) 
     ("Kowalczyk beat Tanaka in three sets.",
      "Marta Kowalczyk won the title on Sunday, defeating unseeded Ayumi Tanaka in three sets."),
     ("Tom married Anna in 1990.", "Anna married Tom in 1990."),  # a relation that holds both ways
+    ("YouTube did not acquire Google.", "Google acquired YouTube in 2006."),  # a negated clause states no triple
+    ("Lincicombe claimed the win.", "Lewis could still have claimed the win herself."),  # nor does a modal one
 ])
 def test_roles_pass_faithful_rewordings_and_symmetric_relations(answer: str, context: str) -> None:
     assert run("kg_exchanged", answer, context).score == 0.0
+
+
+YOUTUBE = ("Google acquired YouTube in November 2006. YouTube was founded in 2005 by Chad Hurley, Steve Chen "
+           "and Jawed Karim.")
+
+
+@pytest.mark.parametrize(("answer", "wrong"), [
+    ("Chad Hurley founded Google.", "Google"),  # he founded YouTube
+    ("Google was founded by Chad Hurley.", "Google"),
+    ("Steve Jobs founded YouTube.", "Steve Jobs"),  # the context names its founders
+    ("Microsoft bought YouTube in 2006.", "Microsoft"),
+])
+def test_roles_flag_a_rival_party_of_a_stated_relation(answer: str, wrong: str) -> None:
+    out = run("kg_exchanged", answer, YOUTUBE)
+    assert flagged(out) == [wrong] and "gives that place to" in out.details["flags"][0]["reason"]
+
+
+@pytest.mark.parametrize("answer", [
+    "Jawed Karim founded YouTube.",  # one of three coordinated founders
+    "YouTube was set up by Steve Chen in 2005.",  # phrasal synonym, passive
+    "In 2006 YouTube was purchased by Google.",
+])
+def test_roles_pass_a_party_the_context_gives_that_relation(answer: str) -> None:
+    assert run("kg_exchanged", answer, YOUTUBE).score == 0.0
+
+
+def test_roles_never_read_a_rival_from_an_inherited_subject() -> None:
+    # "replacing" has no subject of its own: the Congress is a guess, so it names no rival
+    context = ("The Congress created a German Confederation of 39 states under Austrian presidency, replacing the "
+               "Holy Roman Empire.")
+    assert run("kg_exchanged", "A German Confederation replaced the Holy Roman Empire.", context).score == 0.0
 
 
 TEAM = "Maria Lopez is the chief executive of Brightwave. Tom Reed is its chief technology officer."
