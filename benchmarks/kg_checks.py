@@ -34,7 +34,7 @@ from guardrail.detectors import build_detector  # noqa: E402
 from guardrail.detectors.base import AlignmentInput  # noqa: E402
 from guardrail.types import KnowledgeGraph  # noqa: E402
 
-CHECKS = ("kg_slots", "kg_roles", "kg_literals", "kg_negation", "kg_swaps")
+CHECKS = ("kg_slots", "kg_roles", "kg_exchanged", "kg_literals", "kg_negation", "kg_swaps")
 UNSUPPORTED = ("entity", "role_swap", "date", "number", "negation", "unit_scope", "extrinsic", "partial",
                "wrong_short", "chat_unsupported")
 SUPPORTED = ("paraphrase", "synthesis", "extractive", "short_answer", "chat")

@@ -133,3 +133,17 @@ def test_prefetch_and_detect_read_the_same_evidence(guard):
     cached = dict(det.verifier._cache)
     r = guard.check(right, contexts, question, log=False)
     assert r.passed and cached and dict(det.verifier._cache).keys() == cached.keys()
+
+
+#: Role errors (the right names bound the wrong way): the ``kg_exchanged`` veto reads every context
+#: sentence, so no number of unrelated passages can hide the contradicting one.
+ROLE_ERRORS = [
+    ("Who founded Norvik Robotics?", "Mats Lundqvist is the founder of Norvik Robotics.", 0),  # a title
+    ("Who leads the research team?", "Ingrid Halvorsen is the chief technology officer of Norvik Robotics.", 0),
+]
+
+
+@pytest.mark.parametrize(("question", "wrong", "relevant"), ROLE_ERRORS)
+def test_a_role_error_stays_flagged_with_1_2_and_4_passages(guard, question, wrong, relevant):
+    results = [guard.check(wrong, _norvik_contexts(relevant, n), question, log=False) for n in (1, 2, 4)]
+    assert [r.passed for r in results] == [False, False, False], [round(r.score, 3) for r in results]
