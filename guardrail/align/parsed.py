@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from guardrail.align.values import NumValue, date_atoms, number_values
@@ -112,7 +112,7 @@ def _tok_range(toks: Sequence[Tok], start: int, end: int) -> tuple[int, int]:
     return (idx[0], idx[-1] + 1) if idx else (0, 0)
 
 
-def _slots(doc: object, toks: tuple[Tok, ...], text: str) -> tuple[Slot, ...]:
+def _slots(doc: object, toks: tuple[Tok, ...], text: str, values: bool = True) -> tuple[Slot, ...]:
     out: list[Slot] = []
     taken: list[tuple[int, int]] = []
     for ent in doc.ents:  # type: ignore[attr-defined]
@@ -120,7 +120,11 @@ def _slots(doc: object, toks: tuple[Tok, ...], text: str) -> tuple[Slot, ...]:
         if ent.label_ in NAME_LABELS:
             out.append(Slot(ent.label_, ent.text, s, e, (ent.start, ent.end), name_key(ent.text)))
             taken.append((s, e))
-        elif ent.label_ == "DATE" and (atoms := date_atoms(ent.text)):
+    if not values:
+        return tuple(out)
+    for ent in doc.ents:  # type: ignore[attr-defined]
+        s, e = ent.start_char, ent.end_char
+        if ent.label_ == "DATE" and (atoms := date_atoms(ent.text)):
             out.append(Slot("DATE", ent.text, s, e, (ent.start, ent.end), atoms))
             taken.append((s, e))
     for m in _TIME_RE.finditer(text):  # "16:45", "9.30 am": one value, not two numbers
@@ -143,12 +147,12 @@ def _slots(doc: object, toks: tuple[Tok, ...], text: str) -> tuple[Slot, ...]:
     return tuple(sorted(out, key=lambda sl: sl.start))
 
 
-_CACHE: OrderedDict[str, Sent] = OrderedDict()
+_CACHE: OrderedDict[tuple[bool, str], Sent] = OrderedDict()
 _CACHE_MAX = 8192
 _CACHE_LOCK = threading.Lock()
 
 
-def _parse_batch(texts: tuple[str, ...]) -> list[Sent]:
+def _parse_batch(texts: tuple[str, ...], values: bool = True) -> list[Sent]:
     from guardrail.extract.spacy_extractor import _PARSE_LOCK, DEFAULT_MODEL, _load_model
 
     nlp = _load_model(DEFAULT_MODEL)
@@ -158,12 +162,21 @@ def _parse_batch(texts: tuple[str, ...]) -> list[Sent]:
     for text, doc in zip(texts, docs):
         toks = tuple(Tok(t.text, t.lemma_.lower(), t.pos_, t.dep_, t.head.i, t.idx, t.idx + len(t.text),
                          t.ent_type_) for t in doc)
-        out.append(Sent(text, toks, _slots(doc, toks, text)))
+        out.append(Sent(text, toks, _slots(doc, toks, text, values)))
     return out
 
 
-def parse_texts(texts: Sequence[str]) -> list[Sent]:
+def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
     """Parse short texts (sentences), from the cache where already parsed.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The sentences.
+    values : bool
+        Also read dates and numbers as slots (``dateparser``, ``quantulum3``); with ``False`` only
+        names are slots, for checks that compare names (much cheaper: no value normalisation,
+        whose libraries alone take seconds to import). A text parsed with values serves both.
 
     Raises
     ------
@@ -172,24 +185,29 @@ def parse_texts(texts: Sequence[str]) -> list[Sent]:
     ImportError
         ``quantulum3`` or ``dateparser`` is missing (with the pip command).
     """
+    def cached(t: str) -> Sent | None:
+        return _CACHE.get((True, t)) or (None if values else _CACHE.get((False, t)))
+
     with _CACHE_LOCK:
-        todo = tuple(dict.fromkeys(t for t in texts if t not in _CACHE))
-    fresh = dict(zip(todo, _parse_batch(todo))) if todo else {}
+        todo = tuple(dict.fromkeys(t for t in texts if cached(t) is None))
+    fresh = dict(zip(todo, _parse_batch(todo, values))) if todo else {}
     out = []
     with _CACHE_LOCK:
         for t in texts:
-            hit = fresh.get(t) or _CACHE.get(t)
+            hit = fresh.get(t) or cached(t)
             if hit is None:  # evicted meanwhile by another thread
-                hit = fresh[t] = _CACHE[t] = _parse_batch((t,))[0]
-            _CACHE[t] = hit
-            _CACHE.move_to_end(t)
+                hit = fresh[t] = _parse_batch((t,), values)[0]
+            key = (values, t) if (values, t) in _CACHE or t in fresh else (True, t)
+            _CACHE[key] = hit
+            _CACHE.move_to_end(key)
             out.append(hit)
         while len(_CACHE) > _CACHE_MAX:
             _CACHE.popitem(last=False)
     return out
 
 
-def parse_sentences(texts: Sequence[str], source_of: int | None = None) -> list[Sent]:
+def parse_sentences(texts: Sequence[str], source_of: int | None = None, *, values: bool = True,
+                    keep: Callable[[str], bool] | None = None) -> list[Sent]:
     """Split each text into sentences (the project's splitter) and parse them.
 
     Parameters
@@ -199,14 +217,19 @@ def parse_sentences(texts: Sequence[str], source_of: int | None = None) -> list[
     source_of : int or None
         ``-1`` to mark every sentence as the answer's; ``None`` gives each text's
         sentences its own index as ``source``.
+    values : bool
+        Read dates and numbers as slots too (see :func:`parse_texts`).
+    keep : callable or None
+        Parse only the sentences for which ``keep(sentence)`` is true (all by default).
 
     Returns
     -------
     list of Sent
         In order, with ``source`` and ``base`` set.
     """
-    places = [(src, s, e) for src, t in enumerate(texts) for s, e in split_sentences(t)]
-    parsed = parse_texts([texts[src][s:e] for src, s, e in places])
+    places = [(src, s, e) for src, t in enumerate(texts) for s, e in split_sentences(t)
+              if keep is None or keep(t[s:e])]
+    parsed = parse_texts([texts[src][s:e] for src, s, e in places], values)
     return [replace(p, source=src if source_of is None else source_of, base=s)
             for p, (src, s, _e) in zip(parsed, places)]
 

@@ -37,14 +37,17 @@ direction); KEA Explain: contradictory triple pairs that differ in one element.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from guardrail.align.clauses import Binding, Triple, role_bindings, same_relation, svo_triples
-from guardrail.align.parsed import Sent, Slot, anchors, slot_marks
+from guardrail.align.parsed import Sent, Slot, anchors, parse_sentences, slot_marks
 from guardrail.detectors._params import validated
+from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
 from guardrail.detectors.kg_values import same_value
 from guardrail.text.lexicon import SYMMETRIC_VERBS
+from guardrail.types import DetectorOutput
 
 __all__ = ["RoleSwapDetector"]
 
@@ -132,6 +135,24 @@ class RoleSwapDetector(KGCheckDetector):
     def __init__(self, evidence_words: int = 80, name: str | None = None, moved: bool = True) -> None:
         super().__init__(evidence_words=evidence_words, name=name)
         self.moved = moved
+
+    def detect(self, item: AlignmentInput) -> DetectorOutput:
+        """As :meth:`KGCheckDetector.detect`; with ``moved=False`` only names are read (no date or
+        number normalisation) and only the context sentences that share a word with a name or title
+        of the answer are parsed: the three rules compare nothing else, so the verdict is the same."""
+        if self.moved:
+            return super().detect(item)
+        claims = parse_sentences([item.answer], source_of=-1, values=False)
+        words = {w for c in claims for sl in c.slots for w in sl.keys}
+        words |= {w for c in claims for b in role_bindings(c) for w in b.title}
+        words |= {w for c in claims for t in svo_triples(c) for w in t.subj.key | t.obj.key}
+        if not words:
+            return self.output(item, [], len(claims))
+        # a lemma matches its inflections ("startup" / "startups"): no word boundary after it
+        pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")", re.I)
+        context = parse_sentences(list(item.contexts), values=False, keep=lambda t: pattern.search(t) is not None)
+        flags = [f for claim in claims for f in self.check_claim(claim, [], context)]
+        return self.output(item, flags, len(claims))
 
     def check_claim(self, claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
         """Flags for exchanged or rival parties, titles and (``moved``) moved attributes of one claim."""
