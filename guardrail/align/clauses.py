@@ -147,7 +147,7 @@ def _asserted(sent: Sent, v: int) -> bool:
 def svo_triples(sent: Sent) -> Iterator[Triple]:
     """The :class:`Triple` of each clause of ``sent``, in active voice (a passive's agent is its subject, its passive subject the object), one per
     pair of coordinated subjects and objects; the predicate is the verb's lemma with its
-    particle. Only subjects that are names or nouns are kept."""
+    particle. Only subjects that are names, nouns or pronouns (keyed by their lemma, "she") are kept."""
     for v, tok in enumerate(sent.toks):
         if tok.pos not in ("VERB", "AUX"):
             continue
@@ -156,7 +156,7 @@ def svo_triples(sent: Sent) -> Iterator[Triple]:
             continue
         pred = _predicate(sent, v)
         for si in _conjuncts(sent, subj):
-            if sent.toks[si].pos not in ("PROPN", "NOUN"):
+            if sent.toks[si].pos not in ("PROPN", "NOUN", "PRON"):
                 continue
             for oi in _conjuncts(sent, obj):
                 yield Triple(_arg(sent, si), pred, _arg(sent, oi), inherited, _asserted(sent, v))

@@ -46,7 +46,7 @@ from guardrail.detectors._params import validated
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
 from guardrail.detectors.kg_values import same_value
-from guardrail.text.lexicon import SYMMETRIC_VERBS
+from guardrail.text.lexicon import NEUTER_PRONOUNS, PERSONAL_PRONOUNS, PLURAL_PRONOUNS, SYMMETRIC_VERBS
 from guardrail.types import DetectorOutput
 
 __all__ = ["RoleSwapDetector"]
@@ -63,6 +63,16 @@ def _names(sents: Sequence[Sent]) -> Iterator[tuple[Sent, Slot]]:
         for sl in s.slots:
             if sl.kind not in ("NUM", "DATE", "TIME"):
                 yield s, sl
+
+
+_PRONOUNS = PERSONAL_PRONOUNS | NEUTER_PRONOUNS | PLURAL_PRONOUNS | frozenset({"she", "they", "it"})
+
+
+def _maybe_kept(t: Triple, rel: Sequence[tuple[Sent, Triple]]) -> bool:
+    """Whether a context clause of the relation may state the claim with a pronoun for one party
+    ("In 1911 she won the Nobel Prize in Chemistry"): no rival is read then."""
+    return any((c.subj.key <= _PRONOUNS and _same(t.obj.key, c.obj.key))
+               or (c.obj.key <= _PRONOUNS and _same(t.subj.key, c.subj.key)) for _, c in rel)
 
 
 def _rival(claim: Sent, t: Triple, rel: Sequence[tuple[Sent, Triple]]) -> list[Flag]:
@@ -175,19 +185,20 @@ class RoleSwapDetector(KGCheckDetector):
         for t in svo_triples(claim):
             a, b = t.subj.start, t.subj.end
             if (not t.asserted or _same(t.subj.key, t.obj.key) or t.pred.split()[0] in SYMMETRIC_VERBS
-                    or (a, b) in seen):
+                    or t.subj.key <= _PRONOUNS or t.obj.key <= _PRONOUNS or (a, b) in seen):
                 continue
             rel = [(s, c) for s, c in ctx if same_relation(t.pred, c.pred)]
             # a negated or modal context clause keeps a claim ("would later found") but contradicts none
             kept = any(_same(t.subj.key, c.subj.key) and _same(t.obj.key, c.obj.key) for _, c in rel)
             rel = [(s, c) for s, c in rel if c.asserted]
-            swapped = [s for s, c in rel if _same(t.obj.key, c.subj.key) and _same(t.subj.key, c.obj.key)]
+            swapped = [s for s, c in rel if _same(t.obj.key, c.subj.key) and _same(t.subj.key, c.obj.key)
+                       and not (c.subj.key <= _PRONOUNS or c.obj.key <= _PRONOUNS)]
             if swapped and not kept:
                 reason = (f"the answer makes '{claim.text[a:b]}' the subject of "
                           f"'{t.pred}', but the context has the roles the other way round: '{swapped[0].text}'")
                 flags.append(flag_for(claim, a, b, reason, swapped[0], 0.9))
                 seen.add((a, b))
-            elif not kept:
+            elif not kept and not _maybe_kept(t, rel):
                 flags += _rival(claim, t, rel)
         return flags
 

@@ -45,8 +45,7 @@ CASES = {
 
 #: Still misjudged (issue 23, open): two facts from two list items in one claim are read as less
 #: supported; a claim that needs a table's caption ("Norvik Robotics' chief executive officer") is
-#: read against rows without it (a row of seven words or more gets no prefix); a role moved to
-#: another person of the same table passes (the verifier's role swaps).
+#: read against rows without it (a row of seven words or more gets no prefix).
 KNOWN_GAPS = {
     "bullets": ("# Norvik R2 delivery robot\n\n## Specifications\n- Weight: 450 kg\n- Top speed: 12 km/h\n"
                 "- Battery life: 8 hours",
@@ -54,9 +53,11 @@ KNOWN_GAPS = {
                 "The Norvik R2 weighs 650 kg and its battery lasts 8 hours.", "650"),
     "table_caption": (CASES["table"][0], "Anna Lind is Norvik Robotics' chief executive officer; she joined in 2015.",
                       "Anna Lind is Norvik Robotics' chief executive officer; she joined in 2012.", "2012"),
-    "table_role": (CASES["table"][0], CASES["table"][1],
-                   "Tomas Berg is the chief executive officer; he joined in 2015.", "Tomas Berg"),
 }
+#: A role moved to another person of the same table: caught by the default's ``kg_exchanged`` veto
+#: (a title the context gives another name) since the eleventh session.
+CASES["table_role"] = (CASES["table"][0], CASES["table"][1],
+                       "Tomas Berg is the chief executive officer; he joined in 2015.", "Tomas Berg")
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def guard() -> Guard:
     return Guard()
 
 
-_GAP = pytest.mark.xfail(strict=True, reason="list items in one claim, a caption, role swaps: see KNOWN_GAPS")
+_GAP = pytest.mark.xfail(strict=True, reason="list items in one claim, a caption: see KNOWN_GAPS")
 
 
 @pytest.mark.parametrize("name", sorted(CASES) + [pytest.param(k, marks=_GAP) for k in sorted(KNOWN_GAPS)])

@@ -133,6 +133,11 @@ def test_roles_pass_a_party_the_context_gives_that_relation(answer: str) -> None
     assert run("kg_exchanged", answer, YOUTUBE).score == 0.0
 
 
+def test_roles_read_no_rival_where_a_pronoun_may_state_the_claim() -> None:
+    context = "Marie Curie won the Nobel Prize in Physics in 1903. In 1911 she won the Nobel Prize in Chemistry."
+    assert run("kg_exchanged", "Marie Curie won the Nobel Prize in Chemistry in 1911.", context).score == 0.0
+
+
 def test_roles_never_read_a_rival_from_an_inherited_subject() -> None:
     # "replacing" has no subject of its own: the Congress is a guess, so it names no rival
     context = ("The Congress created a German Confederation of 39 states under Austrian presidency, replacing the "
