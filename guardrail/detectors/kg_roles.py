@@ -12,7 +12,8 @@ parties, synonym predicates):
 * **a rival party**: the context gives the claim's subject the claim's relation with another
   name of the object's kind, and never with the claim's ("Chad Hurley founded Google" where he
   founded YouTube; "Steve Jobs founded YouTube" where the context names its founders), read only
-  from context clauses whose subject is their own;
+  from context clauses whose subject is their own, and never where a context clause with a pronoun
+  for one party may state the claim ("In 1911 she won the Nobel Prize in Chemistry");
 * **a title held by another name**: the claim gives a name a title ("Tom Reed is the chief
   executive") that the context gives another name of its kind, while it gives the claim's name
   only other titles (Tom Reed is the chief technology officer); a shared title ("co-founder")
@@ -26,7 +27,7 @@ parties, synonym predicates):
 A binding the context also states for the claim's own name is never flagged, and a context
 that ties the attribute to no name (a pronoun) is read as silence. The first three rules flag
 at confidence 0.9 and make the registry row ``kg_exchanged``, which the shipped default vetoes
-on: on the claims train contexts they flagged none of 2,912 supported claims (and 12 of 2,912
+on: on the claims train contexts they flagged none of 2,912 supported claims (and 10 of 2,912
 unsupported ones: few, but each flag is a contradiction a user can read).
 
 References
@@ -126,11 +127,10 @@ class RoleSwapDetector(KGCheckDetector):
         The registry row's name.
     moved : bool
         Also look for moved attributes (default True). The shipped default vetoes on this
-        check's exchanged arguments only (confidence 0.9, ``veto`` limit 0.85): the registry row
+        check's other rules only (confidence 0.9, ``veto`` limit 0.85): the registry row
         ``kg_exchanged`` is this check with ``moved=False``. On the claims train contexts (2,912
-        supported and 2,912 unsupported claims) the exchanged-argument rule flagged no supported
-        claim; the moved-attribute rule flagged 32 supported ones (and 66 unsupported), too many
-        for a veto.
+        supported and 2,912 unsupported claims) those rules flagged no supported claim; the
+        moved-attribute rule flagged 32 supported ones (and 66 unsupported), too many for a veto.
 
     Raises
     ------
