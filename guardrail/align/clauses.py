@@ -37,6 +37,7 @@ _OBJ = frozenset({"dobj", "nsubjpass"})
 _INHERIT = frozenset({"xcomp", "advcl", "conj"})
 _SYNONYM_OF = {v: i for i, group in enumerate(VERB_SYNONYMS) for v in group}
 
+
 class Arg(NamedTuple):
     """One party of a clause: its ``key`` (a name's lower-cased words, else the head lemma), its
     character span in the sentence and its ``kind`` (the name's label, ``""`` for a plain noun)."""
@@ -129,8 +130,24 @@ def _predicate(sent: Sent, v: int) -> str:
 
 
 def same_relation(a: str, b: str) -> bool:
-    """Whether predicates ``a`` and ``b`` (lemmas, :func:`_predicate`) state one relation: the
-    same lemma, or one group of :data:`~guardrail.text.lexicon.VERB_SYNONYMS` ("acquire" / "buy")."""
+    """Whether two predicates state one relation.
+
+    Parameters
+    ----------
+    a, b : str
+        Predicates as :attr:`Triple.pred` writes them (lower-cased lemma, a particle after a
+        space: "acquire", "take over").
+
+    Returns
+    -------
+    bool
+        The same predicate, or two of one group of :data:`~guardrail.text.lexicon.VERB_SYNONYMS`.
+
+    Examples
+    --------
+    >>> same_relation("acquire", "take over"), same_relation("acquire", "sell")
+    (True, False)
+    """
     return a == b or (a in _SYNONYM_OF and _SYNONYM_OF[a] == _SYNONYM_OF.get(b))
 
 
@@ -145,9 +162,21 @@ def _asserted(sent: Sent, v: int) -> bool:
 
 
 def svo_triples(sent: Sent) -> Iterator[Triple]:
-    """The :class:`Triple` of each clause of ``sent``, in active voice (a passive's agent is its subject, its passive subject the object), one per
-    pair of coordinated subjects and objects; the predicate is the verb's lemma with its
-    particle. Only subjects that are names, nouns or pronouns (keyed by their lemma, "she") are kept."""
+    """The triples of the clauses of ``sent`` (see the module docstring).
+
+    Parameters
+    ----------
+    sent : Sent
+        One parsed sentence (:func:`~guardrail.align.parsed.parse_sentences`; names-only parses do).
+
+    Yields
+    ------
+    Triple
+        In active voice (a passive's agent is its subject, its passive subject the object), one
+        per pair of coordinated subjects and objects, in token order; a clause without both
+        parties yields none. Only subjects that are names, nouns or pronouns (keyed by their
+        lemma, "she") are kept. Spans are character offsets into ``sent.text``.
+    """
     for v, tok in enumerate(sent.toks):
         if tok.pos not in ("VERB", "AUX"):
             continue
@@ -160,7 +189,6 @@ def svo_triples(sent: Sent) -> Iterator[Triple]:
                 continue
             for oi in _conjuncts(sent, obj):
                 yield Triple(_arg(sent, si), pred, _arg(sent, oi), inherited, _asserted(sent, v))
-
 
 
 class Binding(NamedTuple):
@@ -206,9 +234,21 @@ def _title(sent: Sent, n: int) -> tuple[frozenset[str], frozenset[str], str] | N
 
 
 def role_bindings(sent: Sent) -> Iterator[Binding]:
-    """Names bound to a singular title in ``sent``: a copula ("X is / became the chief executive
-    of Y", "The founder is X"), an apposition ("Y's chief executive, X" / "X, the chief
-    executive") or a title before the name ("CEO X")."""
+    """Names bound to a singular title in ``sent``.
+
+    Parameters
+    ----------
+    sent : Sent
+        One parsed sentence.
+
+    Yields
+    ------
+    Binding
+        A person or organisation bound by a copula ("X is / became the chief executive of Y",
+        "The founder is X"), an apposition ("Y's chief executive, X" / "X, the chief
+        executive") or a title before the name ("CEO X"). A plural, non-alphabetic or shared
+        ("co-founder") title binds no one.
+    """
     for i, tok in enumerate(sent.toks):
         pairs: list[tuple[int, int]] = []
         if tok.lemma in _COPULAS:

@@ -185,8 +185,9 @@ def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
     ImportError
         ``quantulum3`` or ``dateparser`` is missing (with the pip command).
     """
-    def cached(t: str) -> Sent | None:
-        return _CACHE.get((True, t)) or (None if values else _CACHE.get((False, t)))
+    def cached(t: str) -> tuple[bool, str] | None:
+        """The cache key holding ``t`` parsed well enough (with values, or names only when enough)."""
+        return next((k for k in ((True, t), (False, t))[:1 if values else 2] if k in _CACHE), None)
 
     with _CACHE_LOCK:
         todo = tuple(dict.fromkeys(t for t in texts if cached(t) is None))
@@ -194,11 +195,10 @@ def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
     out = []
     with _CACHE_LOCK:
         for t in texts:
-            hit = fresh.get(t) or cached(t)
-            if hit is None:  # evicted meanwhile by another thread
-                hit = fresh[t] = _parse_batch((t,), values)[0]
-            key = (values, t) if (values, t) in _CACHE or t in fresh else (True, t)
-            _CACHE[key] = hit
+            key = (values, t) if t in fresh else cached(t)
+            if key is None:  # evicted meanwhile by another thread
+                key, fresh[t] = (values, t), _parse_batch((t,), values)[0]
+            hit = _CACHE[key] = fresh[t] if t in fresh else _CACHE[key]
             _CACHE.move_to_end(key)
             out.append(hit)
         while len(_CACHE) > _CACHE_MAX:

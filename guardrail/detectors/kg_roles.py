@@ -66,7 +66,17 @@ def _names(sents: Sequence[Sent]) -> Iterator[tuple[Sent, Slot]]:
                 yield s, sl
 
 
-_PRONOUNS = PERSONAL_PRONOUNS | NEUTER_PRONOUNS | PLURAL_PRONOUNS | frozenset({"she", "they", "it"})
+_PRONOUNS = PERSONAL_PRONOUNS | NEUTER_PRONOUNS | PLURAL_PRONOUNS
+
+
+def _context_triples(context: Sequence[Sent]) -> list[tuple[Sent, Triple]]:
+    """Every context clause's triple with its sentence, relations that hold both ways left out."""
+    return [(s, t) for s in context for t in svo_triples(s) if t.pred.split()[0] not in SYMMETRIC_VERBS]
+
+
+def _context_bindings(context: Sequence[Sent]) -> list[tuple[Sent, Binding]]:
+    """Every title binding of the context with its sentence."""
+    return [(s, b) for s in context for b in role_bindings(s)]
 
 
 def _maybe_kept(t: Triple, rel: Sequence[tuple[Sent, Triple]]) -> bool:
@@ -156,19 +166,19 @@ class RoleSwapDetector(KGCheckDetector):
         words = {w for c in claims for sl in c.slots for w in sl.keys}
         words |= {w for c in claims for b in role_bindings(c) for w in b.title}
         words |= {w for c in claims for t in svo_triples(c) for w in t.subj.key | t.obj.key}
+        words -= _PRONOUNS  # a pronoun party is never compared; its clause holds the other party's word
         if not words:
             return self.output(item, [], len(claims))
         # a lemma matches its inflections ("startup" / "startups"): no word boundary after it
         pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")", re.I)
         context = parse_sentences(list(item.contexts), values=False, keep=lambda t: pattern.search(t) is not None)
-        flags = [f for claim in claims for f in self.check_claim(claim, [], context)]
+        triples, bindings = _context_triples(context), _context_bindings(context)  # once, for every claim
+        flags = [f for claim in claims for f in self._contradictions(claim, triples, bindings)]
         return self.output(item, flags, len(claims))
 
     def check_claim(self, claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
         """Flags for exchanged or rival parties, titles and (``moved``) moved attributes of one claim."""
-        flags = self._exchanged(claim, evidence, context)
-        done = {(f.start, f.end) for f in flags}
-        flags += [f for f in self._titles(claim, context) if (f.start, f.end) not in done]
+        flags = self._contradictions(claim, _context_triples(context), _context_bindings(context))
         if not self.moved:
             return flags
         done = {(f.start, f.end) for f in flags}
@@ -177,11 +187,17 @@ class RoleSwapDetector(KGCheckDetector):
                 flags.append(f)
         return flags
 
+    def _contradictions(self, claim: Sent, triples: Sequence[tuple[Sent, Triple]],
+                        bindings: Sequence[tuple[Sent, Binding]]) -> list[Flag]:
+        """The three veto rules' flags of one claim (one per answer span)."""
+        flags = self._exchanged(claim, triples)
+        done = {(f.start, f.end) for f in flags}
+        return flags + [f for f in self._titles(claim, bindings) if (f.start, f.end) not in done]
+
     @staticmethod
-    def _exchanged(claim: Sent, evidence: Sequence[Sent], context: Sequence[Sent]) -> list[Flag]:
+    def _exchanged(claim: Sent, ctx: Sequence[tuple[Sent, Triple]]) -> list[Flag]:
         flags: list[Flag] = []
         seen: set[tuple[int, int]] = set()
-        ctx = [(s, t) for s in context for t in svo_triples(s) if t.pred.split()[0] not in SYMMETRIC_VERBS]
         for t in svo_triples(claim):
             a, b = t.subj.start, t.subj.end
             if (not t.asserted or _same(t.subj.key, t.obj.key) or t.pred.split()[0] in SYMMETRIC_VERBS
@@ -203,12 +219,11 @@ class RoleSwapDetector(KGCheckDetector):
         return flags
 
     @staticmethod
-    def _titles(claim: Sent, context: Sequence[Sent]) -> list[Flag]:
+    def _titles(claim: Sent, ctx: Sequence[tuple[Sent, Binding]]) -> list[Flag]:
         """A title the claim gives a name that the context gives another name of its kind, while it
         gives the claim's name other titles only ("Tom Reed is the chief executive" where Maria
         Lopez is, and Tom Reed is the chief technology officer)."""
         flags = []
-        ctx = [(s, c) for s in context for c in role_bindings(s)]
         for b in role_bindings(claim):
             own = [c for _, c in ctx if _same(b.slot.keys, c.slot.keys)]
             if not own or any(_same_title(b, c) for c in own):

@@ -25,6 +25,7 @@ __all__ = ["match_acronyms", "expansions"]
 
 #: 2-6 capitals, an optional plural "s" ("CTO", "NHS", "CEOs").
 _ACRONYM = re.compile(r"\b([A-Z]{2,6})(s?)\b")
+_BARE_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 _ROMAN = re.compile(r"[IVXLCDM]+")
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 #: Words an acronym's letters may skip ("Department of Transport", "Food and Drug Administration").
@@ -40,6 +41,18 @@ def expansions(acronym: str, text: str) -> set[str]:
     stop word ("WHO"; "NOT", shouted) is spelt only by capitalised words ("World Health
     Organization"). Single letters ("U.S.") spell nothing and a Roman numeral ("II", "XIV") is no
     acronym.
+
+    Parameters
+    ----------
+    acronym : str
+        2-6 capitals ("CTO").
+    text : str
+        Where to look (one evidence text).
+
+    Returns
+    -------
+    set of str
+        Each run as written in ``text``; empty when none spells it.
 
     Examples
     --------
@@ -104,7 +117,7 @@ def match_acronyms(evidence: str, claim: str) -> tuple[str, str]:
     has_upper = any(c.isupper() for c in claim) or any(c.isupper() for c in evidence)
     if not has_upper:
         return evidence, claim
-    in_evidence = set(re.findall(r"\b[A-Z]{2,6}\b", evidence))
+    in_evidence = set(_BARE_ACRONYM.findall(evidence))
 
     def spell_out(m: re.Match[str]) -> str:
         acr, plural = m.group(1), m.group(2)
@@ -117,7 +130,7 @@ def match_acronyms(evidence: str, claim: str) -> tuple[str, str]:
         return words + plural if not words.endswith("s") else words
 
     claim = _ACRONYM.sub(spell_out, claim)
-    for acr in in_evidence - set(re.findall(r"\b[A-Z]{2,6}\b", claim)):
+    for acr in in_evidence - set(_BARE_ACRONYM.findall(claim)):
         found = expansions(acr, claim)
         if len(found) == 1:
             claim = claim.replace(next(iter(found)), acr)

@@ -112,3 +112,24 @@ def test_an_input_selects_its_relations_once(monkeypatch) -> None:
     assert item.selected_context() is item.selected_context()
     assert calls == [1]
     assert item == AlignmentInput(claim.texts[0], ctx.texts, None, claim, ctx, item.encoder)  # a memo, not a field
+
+
+def test_names_only_parse_reads_no_values_and_keep_skips_sentences() -> None:
+    from guardrail.align.parsed import parse_sentences
+
+    text = "Google acquired YouTube on 3 March 2006 for $1.65 billion. It rained. Google grew."
+    names = parse_sentences([text], values=False, keep=lambda t: "Google" in t)
+    assert [s.text for s in names] == ["Google acquired YouTube on 3 March 2006 for $1.65 billion.", "Google grew."]
+    assert {sl.kind for sl in names[0].slots} == {"ORG"}  # no DATE or NUM slot without values
+    full = parse_sentences([text])
+    assert {"DATE", "NUM"} <= {sl.kind for sl in full[0].slots}
+    assert names[1].base == text.index("Google grew.")  # offsets stay those of the passage
+    # a sentence parsed with values serves a names-only request too
+    assert parse_sentences([text], values=False)[0] == full[0]
+
+
+def test_same_relation_reads_synonym_groups_only() -> None:
+    from guardrail.align.clauses import same_relation
+
+    assert same_relation("acquire", "buy") and same_relation("set up", "found") and same_relation("win", "win")
+    assert not same_relation("buy", "sell") and not same_relation("win", "lose") and not same_relation("x", "y")
