@@ -62,9 +62,11 @@ class GuardConfig(BaseModel):
     veto : dict of str to float
         Detector name -> score in ``[0, 1]`` at or above which the answer is flagged
         whatever the aggregate says (its score is raised to the threshold). Veto
-        detectors run even when not in ``detectors`` and are not part of the fit. The
-        shipped configs veto on ``entity`` at 0.3: an answer with about one in three
-        of its named entities and numbers absent from the context is flagged.
+        detectors run even when not in ``detectors`` (then, with a ``node_source``, only on
+        answers the aggregate passes: a veto cannot fail a failed answer) and are not part
+        of the fit. The
+        shipped default vetoes on ``kg_exchanged`` at 0.85: an answer that exchanges the
+        parties of a relation the context states is flagged.
     node_source : str or None
         Name of the detector whose per-node support alone defines the flagged nodes
         (the shipped config uses ``"verifier"``: only nodes inside claims the verifier

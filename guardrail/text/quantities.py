@@ -46,6 +46,18 @@ RELATIVE_TOLERANCE = 0.02
 _UNIT = r"(?:(?:square|cubic|sq\.?)\s+)?[A-Za-z]+(?:\s*/\s*[A-Za-z]+|\s+per\s+[A-Za-z]+)?"
 _AMOUNT = re.compile(r"(?<![\w.,$£€¥])(\d+(?:,\d{3})*(?:\.\d+)?)(\s*)(" + _UNIT + r")", re.I)
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|)$", re.I)
+#: Units an LLM names with an article instead of a number ("for a week", "within an hour",
+#: "half a mile"): read as one (half) of the unit by :func:`_article_amounts`.
+_ARTICLE_UNITS = ("second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century",
+                  "kilometre", "kilometer", "mile", "metre", "meter", "litre", "liter", "kilogram", "tonne")
+_ARTICLE = re.compile(r"(?<![\w-])(?:(half)\s+)?(?:an?|one)\s+(" + "|".join(_ARTICLE_UNITS) + r")(?![\w-])", re.I)
+#: The word before an article amount, when it is one: a duration or distance after a
+#: preposition or a verb of extent ("for a week", "lasts an hour"), or opening a sentence.
+#: A rate ("twice a year", "£40 a month", "24 hours a day") has another word there.
+_BEFORE_ARTICLE = frozenset(("for", "in", "within", "after", "over", "about", "around", "nearly", "almost",
+                             "roughly", "approximately", "than", "under", "least", "most", "only", "just",
+                             "last", "lasts", "lasted", "take", "takes", "took", "taking", "is", "was", "be",
+                             "of", "to", "by", "and", "or", "before", "until"))
 
 
 @dataclass(frozen=True)
@@ -124,6 +136,19 @@ def _converted(claim: _Amount, evidence: _Amount) -> bool:
     return gap <= evidence.half_ulp * (1 + 1e-9) and gap <= RELATIVE_TOLERANCE * abs(evidence.base)
 
 
+def _article_amounts(text: str) -> str:
+    """``text`` with each duration or distance named by an article written as a number:
+    "for a week" as "for 1 week", "within half an hour" as "within 0.5 hour"; a rate
+    ("twice a week", "3 tablets a day") is left alone (see :data:`_BEFORE_ARTICLE`)."""
+    def one(m: re.Match[str]) -> str:
+        before = re.findall(r"[\w£$€%]+", text[max(0, m.start() - 24):m.start()])
+        if before and before[-1].lower() not in _BEFORE_ARTICLE:
+            return m.group(0)
+        return ("0.5 " if m.group(1) else "1 ") + m.group(2)
+
+    return _ARTICLE.sub(one, text) if _ARTICLE.search(text) else text
+
+
 def _unit_words(text: str) -> set[str]:
     """The unit-like phrases after the numbers of ``text``, lower-cased, without a plural s."""
     phrases = (m.group(3).lower() for m in _AMOUNT.finditer(text))
@@ -144,7 +169,9 @@ def match_quantity_forms(evidence: str, claim: str) -> tuple[str, str]:
         ``(evidence, claim)``; when an amount of the claim equals an amount the evidence
         writes in other units (at the evidence's precision), the claim with that amount
         written as the evidence writes it, number words read as digits on both sides
-        (:func:`~guardrail.text.numerals.digits_for_words`); else the pair as given.
+        (:func:`~guardrail.text.numerals.digits_for_words`) and a duration or distance named
+        by an article as one ("for a week" as "for 1 week", "half an hour" as "0.5 hour");
+        else the pair as given.
 
     Raises
     ------
@@ -155,14 +182,16 @@ def match_quantity_forms(evidence: str, claim: str) -> tuple[str, str]:
     --------
     >>> match_quantity_forms("The final lasted two hours and 41 minutes.", "The match went on for 161 minutes.")
     ('The final lasted 2 hours and 41 minutes.', 'The match went on for 2 hours and 41 minutes.')
+    >>> match_quantity_forms("The link works for 7 days.", "The link is valid for a week.")
+    ('The link works for 7 days.', 'The link is valid for 7 days.')
     >>> match_quantity_forms("A full charge takes 10 hours.", "Charging takes 500 minutes.")
     ('A full charge takes 10 hours.', 'Charging takes 500 minutes.')
     """
-    c2 = digits_for_words(claim)
+    c2 = _article_amounts(digits_for_words(claim))
     words = _unit_words(c2) if any(ch.isdigit() for ch in c2) else set()
     if not words:  # no number followed by a unit-like word: nothing to convert (the common case)
         return evidence, claim
-    e2 = digits_for_words(evidence)
+    e2 = _article_amounts(digits_for_words(evidence))
     if not (_unit_words(e2) - words):  # the same unit-like words on both sides
         return evidence, claim
     found = _amounts(e2)

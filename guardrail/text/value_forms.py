@@ -13,8 +13,10 @@ match_number_forms` has read number words as digits where that makes the two agr
 * percentages: "15%", "15 percent", "15 per cent" (after number words became digits);
 * dates: ISO ``YYYY-MM-DD``, "3 March 2011", "March 3, 2011" (day, month and year equal;
   month names and abbreviations read with :mod:`calendar`);
+* centuries: "the 12th century" and "the 1100s";
 * measured amounts: "600 minutes" against "10 hours", "10 miles" against "16 km", "161
-  minutes" against "two hours and 41 minutes" (:mod:`guardrail.text.quantities`, pint).
+  minutes" against "two hours and 41 minutes", "a week" against "7 days"
+  (:mod:`guardrail.text.quantities`, pint).
 
 A value is rewritten only when the evidence holds the same value in another surface, so a
 wrong value is never made to look right and a pair that writes its values alike reads
@@ -39,6 +41,7 @@ __all__ = ["match_value_forms"]
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _LARGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b|"
                     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{5,})(?!\w|,\d|\.\d)", re.I)
+_CENTURY = re.compile(r"(?<![\w.,])(?:(\d{1,2})(?:st|nd|rd|th)\s+century|(\d{1,2})00s)\b", re.I)
 _PERCENT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:\s*%|\s+per\s?cent\b)", re.I)
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -53,6 +56,11 @@ def _large(m: re.Match[str]) -> float:
     if m.group(1):
         return float(m.group(1)) * _SCALES[m.group(2).lower()]
     return float(m.group(3).replace(",", ""))
+
+
+def _century(m: re.Match[str]) -> int:
+    """The century number: "12th century" and "the 1100s" are both 12."""
+    return int(m.group(1)) if m.group(1) else int(m.group(2)) + 1
 
 
 def _percent(m: re.Match[str]) -> float:
@@ -71,7 +79,7 @@ def _date(m: re.Match[str]) -> tuple[int, int, int] | None:
 
 
 _KINDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], object]], ...] = (
-    (_LARGE, _large), (_PERCENT, _percent), (_DATE, _date))
+    (_LARGE, _large), (_PERCENT, _percent), (_DATE, _date), (_CENTURY, _century))
 
 
 def _values(pattern: re.Pattern[str], read: Callable[[re.Match[str]], object],
@@ -116,8 +124,8 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     ('It was founded on 3 March 2011.', 'It was founded on 3 March 2011, not 2012-03-03.')
     """
     evidence, claim = match_number_forms(*match_acronyms(evidence, claim))
-    if not any(ch.isdigit() for ch in claim):
-        return evidence, claim
+    if not any(ch.isdigit() for ch in claim):  # "two years", "a week": amounts without digits
+        return match_quantity_forms(evidence, claim)
     for pattern, read in _KINDS:
         surfaces: dict[object, str] = {}
         for m, value in _values(pattern, read, evidence):

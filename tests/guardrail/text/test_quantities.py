@@ -60,3 +60,26 @@ def test_value_forms_applies_the_unit_step_last():
     evidence, claim = match_value_forms("Revenue was $1.5 million; a charge lasts 10 hours.",
                                         "Revenue was $1,500,000 and a charge lasts 600 minutes.")
     assert claim == "Revenue was $1.5 million and a charge lasts 10 hours."
+
+
+@pytest.mark.parametrize(("evidence", "claim", "expected"), [
+    ("The link works for 7 days.", "The link is valid for a week.", "The link is valid for 7 days."),
+    ("Leave lasts 14 days.", "Leave lasts a fortnight.", "Leave lasts 14 days."),
+    ("The meeting lasts 30 minutes.", "The meeting lasts half an hour.", "The meeting lasts 30 minutes."),
+    ("The warranty runs for 12 months.", "The warranty runs for a year.", "The warranty runs for 12 months."),
+    ("The warranty runs for 24 months.", "The warranty runs for two years.", "The warranty runs for 24 months."),
+    ("Refunds arrive within 1 hour.", "Refunds arrive within 60 minutes.", "Refunds arrive within 1 hour."),
+])
+def test_an_amount_named_by_an_article_or_in_words_is_an_amount(evidence, claim, expected):
+    assert match_value_forms(evidence, claim)[1] == expected
+
+
+@pytest.mark.parametrize(("evidence", "claim"), [
+    ("Take 3 tablets every 24 hours.", "Take 3 tablets a day."),  # a rate, not a duration
+    ("The shop is open 24 hours, 7 days.", "It is open 24 hours a day."),
+    ("Classes meet for 7 days.", "Classes meet twice a week."),
+    ("The course lasts 7 days.", "The course lasts two weeks."),  # another amount
+    ("The course lasts 7 days.", "The course lasts a month."),
+])
+def test_a_rate_or_another_amount_named_by_an_article_reads_as_written(evidence, claim):
+    assert match_value_forms(evidence, claim)[1] == claim

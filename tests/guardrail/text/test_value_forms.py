@@ -40,3 +40,16 @@ def test_the_evidence_is_never_rewritten_and_years_are_no_large_numbers():
     ev = "The bridge opened in 1932 and cost 10 million pounds."
     assert match_value_forms(ev, "It opened in 1932 at a cost of 10,000,000 pounds.") == (
         ev, "It opened in 1932 at a cost of 10 million pounds.")
+
+
+@pytest.mark.parametrize(("evidence", "claim", "read"), [
+    ("It became Buddhist at the end of the 12th century.", "It turned Buddhist late in the 1100s.",
+     "It turned Buddhist late in the 12th century."),
+    ("The mill was built in the 1800s.", "The mill dates from the 19th century.", "The mill dates from the 1800s."),
+    ("The mill was built in the 1880s.", "The mill dates from the 19th century.",
+     "The mill dates from the 19th century."),  # a decade is no century
+    ("The mill was built in the 1800s.", "The mill dates from the 18th century.",
+     "The mill dates from the 18th century."),  # another century
+])
+def test_a_century_reads_in_the_evidence_surface(evidence, claim, read):
+    assert match_value_forms(evidence, claim) == (evidence, read)
