@@ -63,8 +63,8 @@ class GuardConfig(BaseModel):
         Detector name -> score in ``[0, 1]`` at or above which the answer is flagged
         whatever the aggregate says (its score is raised to the threshold). Veto
         detectors run even when not in ``detectors`` (then, with a ``node_source``, only on
-        answers the aggregate passes: a veto cannot fail a failed answer) and are not part
-        of the fit. The
+        answers the aggregate passes or fails without a flagged node: a veto cannot fail a
+        failed answer) and are not part of the fit. The
         shipped default vetoes on ``kg_exchanged`` at 0.85: an answer that exchanges the
         parties of a relation the context states is flagged.
     node_source : str or None
