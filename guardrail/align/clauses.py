@@ -76,17 +76,31 @@ def _arg(sent: Sent, i: int) -> Arg:
     return Arg(frozenset({t.lemma}), t.start, t.end, "")
 
 
+def _is_name(sent: Sent, i: int) -> bool:
+    return any(sl.toks[0] <= i < sl.toks[1] and sl.kind not in ("NUM", "DATE", "TIME") for sl in sent.slots)
+
+
 def _own(sent: Sent, v: int) -> tuple[int | None, int | None]:
-    """Subject and object tokens of verb ``v`` in active voice (a passive's agent is its subject)."""
-    subj = obj = None
+    """Subject and object tokens of verb ``v`` in active voice (a passive's agent is its subject).
+
+    Of two objects ("fined Greenleaf Dairy £40,000") the name is the object; a proper noun the
+    parser attached to the verb as an adverbial noun ("beat Arsenal 2-1": ``npadvmod``) is the
+    object of a verb without one."""
+    subj = None
+    objs: list[int] = []
+    loose: list[int] = []
     for j in _kids(sent, v):
         c = sent.toks[j]
         if c.dep in _SUBJ:
             subj = j
         elif c.dep in _OBJ:
-            obj = j
+            objs.append(j)
         elif c.dep == "agent":
             subj = next((k for k in _kids(sent, j) if sent.toks[k].dep == "pobj"), subj)
+        elif c.dep == "npadvmod" and c.pos == "PROPN" and j == v + 1:
+            loose.append(j)
+    named = [j for j in objs if _is_name(sent, j)]
+    obj = (named or objs or loose or [None])[0] if len(objs) != 1 else objs[0]
     return subj, obj
 
 

@@ -124,6 +124,19 @@ def test_roles_flag_a_rival_party_of_a_stated_relation(answer: str, wrong: str) 
     assert flagged(out) == [wrong] and "gives that place to" in out.details["flags"][0]["reason"]
 
 
+@pytest.mark.parametrize(("context", "answer", "faithful", "wrong"), [
+    # the parser reads "Arsenal" as an adverbial noun of "beat": still its object
+    ("Arsenal beat Chelsea 2-1 at the Emirates.", "Chelsea beat Arsenal 2-1 at the Emirates.",
+     "Arsenal beat Chelsea 2-1.", "Chelsea"),
+    # two objects: the name is the object, not the fine
+    ("The Food Standards Agency fined Greenleaf Dairy £40,000.", "Greenleaf Dairy fined the Food Standards Agency "
+     "£40,000.", "Greenleaf Dairy was fined £40,000 by the Food Standards Agency.", "Greenleaf Dairy"),
+])
+def test_roles_read_the_object_past_a_score_or_an_amount(context: str, answer: str, faithful: str, wrong: str) -> None:
+    assert flagged(run("kg_exchanged", answer, context)) == [wrong]
+    assert run("kg_exchanged", faithful, context).score == 0.0
+
+
 @pytest.mark.parametrize("answer", [
     "Jawed Karim founded YouTube.",  # one of three coordinated founders
     "YouTube was set up by Steve Chen in 2005.",  # phrasal synonym, passive
