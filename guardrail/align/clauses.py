@@ -8,7 +8,12 @@ parse (:class:`~guardrail.align.parsed.Sent`):
   passive's agent is its subject), with a relative pronoun read as the noun its clause
   modifies, a participle's noun as its argument, a missing subject taken from the governing
   verb ("agreed to acquire", "..., defeating X"), an object named by its apposition ("the
-  midfielder Rafael Costa") and coordinated parties expanded;
+  midfielder Rafael Costa") and coordinated parties expanded; of two objects the name ("fined
+  Greenleaf Dairy £40,000"), a proper noun parsed as an adverbial noun as the object ("beat
+  Arsenal 2-1"), and the name after a preposition as the party of the verbs of
+  :data:`~guardrail.text.lexicon.PARTY_PREPOSITIONS`, read the right way round ("Ardwyn gets
+  lenses from Halcott" is Halcott supplying Ardwyn, "Tanaka lost to Kowalczyk" Kowalczyk beating
+  Tanaka);
 * :func:`same_relation`: two predicates that state one relation (the same lemma, or one
   group of :data:`~guardrail.text.lexicon.VERB_SYNONYMS`);
 * :func:`role_bindings`: a name bound to a title ("Maria Lopez is the chief executive of
@@ -26,7 +31,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from guardrail.align.parsed import Sent, Slot
-from guardrail.text.lexicon import RELATIVE_PRONOUNS, VERB_SYNONYMS
+from guardrail.text.lexicon import PARTY_PREPOSITIONS, RELATIVE_PRONOUNS, VERB_SYNONYMS
 
 __all__ = ["Arg", "Triple", "Binding", "svo_triples", "same_relation", "role_bindings"]
 
@@ -195,14 +200,31 @@ def svo_triples(sent: Sent) -> Iterator[Triple]:
         if tok.pos not in ("VERB", "AUX"):
             continue
         subj, obj, inherited = _clause_args(sent, v)
-        if subj is None or obj is None:
+        if subj is None:
             continue
-        pred = _predicate(sent, v)
+        pred, obj, inverse = _party_after_preposition(sent, v, _predicate(sent, v), obj)
+        if obj is None:
+            continue
         for si in _conjuncts(sent, subj):
             if sent.toks[si].pos not in ("PROPN", "NOUN", "PRON"):
                 continue
             for oi in _conjuncts(sent, obj):
-                yield Triple(_arg(sent, si), pred, _arg(sent, oi), inherited, _asserted(sent, v))
+                a, b = _arg(sent, si), _arg(sent, oi)
+                yield Triple(*((b, pred, a) if inverse else (a, pred, b)), inherited, _asserted(sent, v))
+
+
+def _party_after_preposition(sent: Sent, v: int, pred: str, obj: int | None) -> tuple[str, int | None, bool]:
+    """``(relation, object, inverse)``: a verb of :data:`~guardrail.text.lexicon.PARTY_PREPOSITIONS`
+    without a named object takes the name after its preposition as its party ("supplies lenses to
+    Ardwyn": Ardwyn), the relation that table gives and whether the parties are the other way round."""
+    if obj is not None and _is_name(sent, obj):
+        return pred, obj, False
+    for p in _kids(sent, v) + (_kids(sent, obj) if obj is not None else []):  # "supplies [lenses to X]"
+        rule = PARTY_PREPOSITIONS.get(f"{pred} {sent.toks[p].text.lower()}") if sent.toks[p].dep in ("prep", "dative") else None
+        party = next((k for k in _kids(sent, p) if sent.toks[k].dep == "pobj" and _is_name(sent, k)), None)
+        if rule is not None and party is not None:
+            return rule[0], party, rule[1]
+    return pred, obj, False
 
 
 class Binding(NamedTuple):

@@ -6,7 +6,8 @@ every name of the claim does. The clauses are read with :mod:`guardrail.align.cl
 parties, synonym predicates):
 
 * **exchanged parties**: one relation with subject and object exchanged ("YouTube acquired
-  Google", "Google was bought by YouTube" where the evidence says "Google acquired YouTube");
+  Google", "Google was bought by YouTube" where the evidence says "Google acquired YouTube";
+  "Ardwyn supplies lenses to Halcott" where Ardwyn gets its lenses from Halcott);
   a relation that holds both ways ("married", :data:`~guardrail.text.lexicon.SYMMETRIC_VERBS`)
   is never flagged;
 * **a rival party**: the context gives the claim's subject the claim's relation with another

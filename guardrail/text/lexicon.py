@@ -12,7 +12,7 @@ __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WOR
            "HEDGES", "ENGLISH_ONLY_WORDS", "FOREIGN_FUNCTION_WORDS", "ABBREVIATIONS", "PERSONAL_PRONOUNS",
            "NEUTER_PRONOUNS", "PLURAL_PRONOUNS", "RELATIVE_PRONOUNS", "ENTITY_LINK_STOP_WORDS", "NGRAM_SKIP_WORDS",
            "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "PLEASANTRY_WORDS", "PLEASANTRY_HEADS",
-           "VERDICT_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS", "VERB_SYNONYMS", "SYMMETRIC_VERBS",
+           "VERDICT_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS", "VERB_SYNONYMS", "SYMMETRIC_VERBS", "PARTY_PREPOSITIONS",
            "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
            "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
 
@@ -99,6 +99,18 @@ SYMMETRIC_VERBS: frozenset[str] = frozenset(
     "marry,wed,meet,face,play,draw,tie,fight,battle,date,divorce,partner,merge,match,resemble,equal,"
     "know,collaborate,debate,share,split,trade,swap,exchange,join,accompany,contact,call,email,"
     "see,visit,encounter,neighbour,border,touch,rival".split(","))
+
+#: Verbs whose party follows a preposition ("supplies lenses to Ardwyn", "lost the final to
+#: Kowalczyk"): ``"<predicate> <preposition>"`` -> (the relation it states, whether its parties
+#: are the other way round). "Ardwyn gets lenses from Halcott" is Halcott supplying Ardwyn;
+#: "Tanaka lost to Kowalczyk" is Kowalczyk beating Tanaka.
+PARTY_PREPOSITIONS: dict[str, tuple[str, bool]] = {
+    "supply to": ("supply", False), "provide to": ("supply", False), "sell to": ("supply", False),
+    "get from": ("supply", True), "receive from": ("supply", True), "obtain from": ("supply", True),
+    "source from": ("supply", True), "buy from": ("supply", True), "purchase from": ("supply", True),
+    "lose to": ("beat", True), "take over from": ("succeed", False),
+    "lend to": ("lend", False), "borrow from": ("lend", True),
+}
 
 #: Hedges before a number or date ("about 40", "more than 3"): the value is approximate.
 HEDGES: frozenset[str] = frozenset(

@@ -131,8 +131,15 @@ def test_roles_flag_a_rival_party_of_a_stated_relation(answer: str, wrong: str) 
     # two objects: the name is the object, not the fine
     ("The Food Standards Agency fined Greenleaf Dairy £40,000.", "Greenleaf Dairy fined the Food Standards Agency "
      "£40,000.", "Greenleaf Dairy was fined £40,000 by the Food Standards Agency.", "Greenleaf Dairy"),
+    # the party after a preposition, and a verb that states the relation the other way round
+    ("Halcott Scientific supplies lenses to Ardwyn Optics.", "Ardwyn Optics supplies lenses to Halcott Scientific.",
+     "Ardwyn Optics gets its lenses from Halcott Scientific.", "Ardwyn Optics"),
+    ("Marta Kowalczyk defeated Ayumi Tanaka in the final.", "Kowalczyk lost the final to Tanaka.",
+     "Tanaka lost the final to Kowalczyk.", "Tanaka"),
+    ("Anna Lind succeeded Tomas Berg as chair in 2019.", "Tomas Berg took over from Anna Lind as chair.",
+     "Anna Lind took over from Tomas Berg as chair.", "Tomas Berg"),
 ])
-def test_roles_read_the_object_past_a_score_or_an_amount(context: str, answer: str, faithful: str, wrong: str) -> None:
+def test_roles_read_the_object_past_a_score_an_amount_or_a_preposition(context: str, answer: str, faithful: str, wrong: str) -> None:
     assert flagged(run("kg_exchanged", answer, context)) == [wrong]
     assert run("kg_exchanged", faithful, context).score == 0.0
 
