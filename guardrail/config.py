@@ -62,10 +62,9 @@ class GuardConfig(BaseModel):
     veto : dict of str to float
         Detector name -> score in ``[0, 1]`` at or above which the answer is flagged
         whatever the aggregate says (its score is raised to the threshold). Veto
-        detectors run even when not in ``detectors`` (then, with a ``node_source``, only on
-        answers the aggregate passes or fails without a flagged node: a veto cannot fail a
-        failed answer) and are not part of the fit. The
-        shipped default vetoes on ``kg_exchanged`` at 0.85: an answer that exchanges the
+        detectors run even when not in ``detectors`` (on every answer: on a failed one their
+        flags name the nodes, the swapped name) and are not part of the fit. The shipped
+        default vetoes on ``kg_exchanged`` at 0.85: an answer that exchanges the
         parties of a relation the context states is flagged.
     node_source : str or None
         Name of the detector whose per-node support alone defines the flagged nodes

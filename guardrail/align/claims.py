@@ -151,8 +151,9 @@ def _lexical_scores(claim: str, sentences: Sequence[str]) -> np.ndarray:
     n = len(docs)
     q = set(_terms(claim))
     idf = {t: math.log(1.0 + n / (1.0 + df.get(t, 0))) for t in q}
-    total = sum(idf.values()) or 1.0
-    return np.array([sum(idf[t] for t in q & d) / total for d in docs], dtype=float)
+    total = math.fsum(idf.values()) or 1.0
+    # fsum: exact, so the score never depends on the set's order (the hash seed) and ties stay ties
+    return np.array([math.fsum(idf[t] for t in q & d) / total for d in docs], dtype=float)
 
 
 def _diverse_order(claim: str, sentences: Sequence[str], score: np.ndarray) -> list[int]:
@@ -164,7 +165,7 @@ def _diverse_order(claim: str, sentences: Sequence[str], score: np.ndarray) -> l
     left = set(range(len(sentences)))
     order: list[int] = []
     while left:
-        i = max(left, key=lambda j: (sum(idf[t] for t in (q & docs[j]) - covered), score[j], -j))
+        i = max(left, key=lambda j: (math.fsum(idf[t] for t in (q & docs[j]) - covered), score[j], -j))
         order.append(i)
         covered |= q & docs[i]
         left.remove(i)

@@ -31,13 +31,7 @@ class Verdict:
     item : AlignmentInput
         The judged input (with the question's graph when a detector reads it).
     outputs : tuple of DetectorOutput
-        Every detector's output, in run order. Where ``node_source`` names the detector
-        whose nodes are flagged, a detector that is only a veto (named in ``veto`` but not
-        in ``detectors``) runs only when the other detectors' aggregate passes the answer,
-        or fails it without flagging a node: a veto cannot fail an answer that already
-        failed, so it is not run (and has no output) when the answer failed with its nodes
-        named. Without a node source (a guard with a KB: ``kb_facts`` names the
-        contradicted fact) every veto runs.
+        Every detector's output, in run order.
     score : float
         The aggregate hallucination score (vetoes applied).
     passed : bool
@@ -80,16 +74,9 @@ def judge(parts: Parts, item: AlignmentInput, cfg: GuardConfig, run: Run) -> Ver
         with run.timed("encode"):
             prefetch_embeddings(item)
     outputs = []
-    veto_only = [d for d in detectors if d.name in cfg.veto and d.name not in cfg.detectors
-                 and cfg.node_source is not None]  # without a node source every detector names nodes
-    for det in [d for d in detectors if d not in veto_only]:
+    for det in detectors:
         with run.timed(f"detect:{det.name}"):
             outputs.append(det.detect(item))
-    if veto_only and (final_score({o.name: o.score for o in outputs}, cfg) < cfg.threshold
-                      or not flag_nodes(item.claim_graph, outputs, cfg)):
-        for det in veto_only:  # a veto fails a passing answer, or names the nodes of a failed one
-            with run.timed(f"detect:{det.name}"):
-                outputs.append(det.detect(item))
     score = final_score({o.name: o.score for o in outputs}, cfg)  # a veto flags the answer whatever the aggregate
     passed = score < cfg.threshold
     flagged = () if passed else flag_nodes(item.claim_graph, outputs, cfg)

@@ -76,3 +76,23 @@ def test_sources_of_the_wrong_length_are_rejected_and_one_passage_reads_as_befor
     claim = "The bridge opened in 1932."
     assert select_evidence(claim, sents, max_words=40, sources=[0] * len(sents)) == select_evidence(
         claim, sents, max_words=40)
+
+
+def test_evidence_scores_do_not_depend_on_the_hash_seed() -> None:
+    # summing IDF weights over a set in its iteration order made the scores differ in the last
+    # bit between processes, so tied sentences swapped and verdicts changed (0.48 / 0.52 on one
+    # answer); the sums are exact now (math.fsum)
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from guardrail.align.claims import _lexical_scores\n"
+            "s = ['Harbour Bridge The Harbour Bridge opened to traffic in 1932.', 'Harbour Bridge: Length: 1,149 m.',\n"
+            "     'Harbour Bridge: Designer: John Bradfield.', 'The Harbour Bridge opened to traffic in 1932.']\n"
+            "print(repr(_lexical_scores('The Harbour Bridge opened in 1932 and is 1,149 metres long.', s).tolist()))\n")
+    root = str(Path(__file__).resolve().parents[2])
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": root}).stdout
+            for seed in range(8)}
+    assert len(outs) == 1, outs

@@ -201,9 +201,9 @@ def test_the_shipped_default_vetoes_exchanged_parties_and_names_the_swapped_one(
     assert guard.check("YouTube was bought by Google in 2006.", context).passed
 
 
-def test_an_answer_failed_without_a_node_gets_the_veto_node() -> None:
+def test_an_answer_the_combination_fails_gets_the_veto_node() -> None:
     # with the shipped weights the combination fails it (0.493 against 0.487) while the verifier
-    # supports its one claim, so no node is flagged: the veto runs anyway and names the exchanged party
+    # supports its one claim and flags no node: the veto, run on every answer, names the exchanged party
     guard = Guard()
     r = guard.check("Tanaka beat Kowalczyk in the final on Sunday.",
                     ["Marta Kowalczyk defeated Ayumi Tanaka in the final on Sunday."], log=False)
