@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -82,11 +87,6 @@ def test_evidence_scores_do_not_depend_on_the_hash_seed() -> None:
     # summing IDF weights over a set in its iteration order made the scores differ in the last
     # bit between processes, so tied sentences swapped and verdicts changed (0.48 / 0.52 on one
     # answer); the sums are exact now (math.fsum)
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     code = ("from guardrail.align.claims import _lexical_scores\n"
             "s = ['Harbour Bridge The Harbour Bridge opened to traffic in 1932.', 'Harbour Bridge: Length: 1,149 m.',\n"
             "     'Harbour Bridge: Designer: John Bradfield.', 'The Harbour Bridge opened to traffic in 1932.']\n"
