@@ -105,8 +105,8 @@ def _own(sent: Sent, v: int) -> tuple[int | None, int | None]:
         elif c.dep == "npadvmod" and c.pos == "PROPN" and j == v + 1:
             loose.append(j)
     named = [j for j in objs if _is_name(sent, j)]
-    obj = (named or objs or loose or [None])[0] if len(objs) != 1 else objs[0]
-    return subj, obj
+    found = named or objs or loose
+    return subj, (found[0] if found else None)
 
 
 def _clause_args(sent: Sent, v: int) -> tuple[int | None, int | None, bool]:
