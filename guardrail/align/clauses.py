@@ -82,6 +82,7 @@ def _arg(sent: Sent, i: int) -> Arg:
 
 
 def _is_name(sent: Sent, i: int) -> bool:
+    """Whether token ``i`` is inside a name slot (not a number, date or time)."""
     return any(sl.toks[0] <= i < sl.toks[1] and sl.kind not in ("NUM", "DATE", "TIME") for sl in sent.slots)
 
 
@@ -133,8 +134,7 @@ def _clause_args(sent: Sent, v: int) -> tuple[int | None, int | None, bool]:
 def _conjuncts(sent: Sent, i: int) -> list[int]:
     """``i``, the names in apposition to it and the tokens coordinated with either ("Hurley, Chen
     and Karim", "former teachers Will Osei and Beth Marland")."""
-    out = [i] + [j for j in _kids(sent, i) if sent.toks[j].dep == "appos"
-                 and any(sl.toks[0] <= j < sl.toks[1] and sl.kind not in ("NUM", "DATE", "TIME") for sl in sent.slots)]
+    out = [i] + [j for j in _kids(sent, i) if sent.toks[j].dep == "appos" and _is_name(sent, j)]
     todo = list(out)
     while todo and len(out) < 8:
         todo = [j for k in todo for j in _kids(sent, k) if sent.toks[j].dep == "conj" and j not in out]
@@ -220,9 +220,11 @@ def _party_after_preposition(sent: Sent, v: int, pred: str, obj: int | None) -> 
     if obj is not None and _is_name(sent, obj):
         return pred, obj, False
     for p in _kids(sent, v) + (_kids(sent, obj) if obj is not None else []):  # "supplies [lenses to X]"
-        rule = PARTY_PREPOSITIONS.get(f"{pred} {sent.toks[p].text.lower()}") if sent.toks[p].dep in ("prep", "dative") else None
+        rule = PARTY_PREPOSITIONS.get(f"{pred} {sent.toks[p].text.lower()}")
+        if rule is None or sent.toks[p].dep not in ("prep", "dative"):
+            continue
         party = next((k for k in _kids(sent, p) if sent.toks[k].dep == "pobj" and _is_name(sent, k)), None)
-        if rule is not None and party is not None:
+        if party is not None:
             return rule[0], party, rule[1]
     return pred, obj, False
 
