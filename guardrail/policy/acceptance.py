@@ -39,6 +39,9 @@ __all__ = ["Acceptance", "check_corrections", "introduced_values", "judge_round"
 _TOKEN = re.compile(r"\w+(?:[.,]\d+)*")
 _CAPITAL = re.compile(r"(?<![\w'-])[A-Z]\w*")
 _OPENERS = ".!?:;\"\u201c(\u2014"
+#: Words a new answer may write without evidence: the polar answer to a yes/no question is not a
+#: value ("Yes, both are singers."); the guard re-checks what follows it.
+_POLAR = frozenset({"yes", "no"})
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def _problem(item: FeedbackItem, words: Sequence[str]) -> str:
     return f'in the claim "{item.claim}" you wrote "{said}", which the context does not state; delete the detail'
 
 
-def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) -> Acceptance:
+def check_corrections(items: Sequence[FeedbackItem], before: str, after: str, question: str | None = None) -> Acceptance:
     """Judge the corrections that turned ``before`` into ``after``.
 
     Parameters
@@ -90,6 +93,11 @@ def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) ->
         The feedback items ``before`` was re-prompted with (their spans index ``before``).
     before, after : str
         The answer that was re-prompted and the LLM's new answer.
+    question : str or None
+        The user's question: its words other than values (numbers, capitalised names) may be
+        written too, since an answer restates its question ("Yes, both are singers." for "Are
+        Kelly Jones and Martha Reeves both singers?"); a value it names must still be stated by
+        the evidence.
 
     Returns
     -------
@@ -112,6 +120,7 @@ def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) ->
     matcher = difflib.SequenceMatcher(None, [word_key(t[0]) for t in old], [word_key(t[0]) for t in new],
                                       autojunk=False)
     problems: list[str] = []
+    framing = _POLAR | _frame_words(question or "")
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag not in ("replace", "insert") or j1 == j2:
             continue
@@ -119,12 +128,19 @@ def check_corrections(items: Sequence[FeedbackItem], before: str, after: str) ->
         item = _item_at(items, [old[k][1] for k in near if 0 <= k < len(old)])
         if item is None:
             continue
-        allowed = content_words(item.evidence) | (content_words(item.claim) - _wrong_words(item))
+        allowed = content_words(item.evidence) | (content_words(item.claim) - _wrong_words(item)) | framing
         values = {n.value for n in numerals(item.evidence)}
         bad = [w for w in _new_words(new[j1:j2]) if word_key(w) not in allowed and number_value(w) not in values]
         if bad:
             problems.append(_problem(item, bad))
     return Acceptance(not problems, tuple(problems))
+
+
+def _frame_words(question: str) -> set[str]:
+    """The :func:`~guardrail.policy.feedback.word_key` s of ``question``'s words that are not values
+    (no digit, not capitalised)."""
+    return {word_key(w) for w, _, _ in _tokens(question)
+            if not any(c.isdigit() or c.isupper() for c in w) and w.lower() not in EVIDENCE_STOP_WORDS}
 
 
 def _wrong_words(item: FeedbackItem) -> set[str]:
@@ -178,7 +194,7 @@ def introduced_values(before: str, after: str, contexts: Sequence[str]) -> list[
 
 
 def judge_round(items: Sequence[FeedbackItem], before: str, after: str, original: str,
-                contexts: Sequence[str]) -> Acceptance:
+                contexts: Sequence[str], question: str | None = None) -> Acceptance:
     """:func:`check_corrections` of ``before`` -> ``after``, joined by :func:`introduced_values`
     of ``original`` -> ``after``: a round is accepted only when both find nothing.
 
@@ -192,13 +208,15 @@ def judge_round(items: Sequence[FeedbackItem], before: str, after: str, original
         The loop's first answer.
     contexts : sequence of str
         The passages the loop quotes.
+    question : str or None
+        The user's question (:func:`check_corrections`).
 
     Returns
     -------
     Acceptance
         Its ``problems`` name each rejected correction and each new value.
     """
-    verdict = check_corrections(items, before, after)
+    verdict = check_corrections(items, before, after, question)
     new = introduced_values(original, after, contexts)
     if not new:
         return verdict

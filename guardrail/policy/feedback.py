@@ -230,18 +230,26 @@ def marked(item: FeedbackItem) -> str:
 
 #: A lead-in a small model writes before quoting its answer ('The corrected answer is: "..."').
 _LEAD_IN = re.compile(r'^[^"\u201c\n]{0,200}?:\s*["\u201c](?P<answer>.+)["\u201d]\s*$', re.S)
+#: The same lead-in before an unquoted answer; it must name the answer or the edit ("The previous
+#: answer with only the words marked in the feedback rewritten is:", "Corrected answer:"), so
+#: "The sign said: closed." keeps its colon.
+_PLAIN_LEAD_IN = re.compile(
+    r'^(?=[^:\n"\u201c]{0,200}?\b(?:answer|corrected|corrections?|rewritten|revised|revision|updated|fixed)\b)'
+    r'[^:\n"\u201c]{0,200}?:\s+(?P<answer>\S.*)$', re.S | re.I)
 
 
 def unmark(reply: str, previous: str) -> str:
     """``reply`` without the marks a model copied from the feedback (those ``previous`` did not
-    have) and without a lead-in before a quoted answer ('The previous answer with the marked words
-    rewritten is: "..."': the quoted answer is kept)."""
+    have) and without a lead-in before its answer ('The previous answer with the marked words
+    rewritten is: "..."': the quoted answer is kept; "Corrected answer: ...", a lead-in naming the
+    answer or the edit before an unquoted answer, likewise), unless ``previous`` opened the same way."""
     for mark in (MARK_OPEN, MARK_CLOSE):
         if mark in reply and mark not in previous:
             reply = reply.replace(mark, "")
-    m = _LEAD_IN.match(reply.strip())
-    if m and not _LEAD_IN.match(previous.strip()):
-        reply = m.group("answer").strip()
+    for lead_in in (_LEAD_IN, _PLAIN_LEAD_IN):
+        m = lead_in.match(reply.strip())
+        if m and not lead_in.match(previous.strip()):
+            return m.group("answer").strip()
     return reply
 
 

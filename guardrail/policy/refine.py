@@ -213,12 +213,12 @@ class Refiner(BaseRefiner):
         self.keep_margin = keep_margin
 
     def _check_round(self, state: _LoopState, new: str, items: Sequence[FeedbackItem], texts: tuple[str, ...],
-                     original: str) -> Generator[_Step, Any, GuardResult]:
+                     original: str, question: str | None) -> Generator[_Step, Any, GuardResult]:
         """Check round ``new`` with the same guard (the whole answer), log it, judge it; its verdict."""
         i = len(state.history)
         res: GuardResult = yield ("check", new)
         self.guard.log_result(res, texts, event="refinement_round", round=i)
-        state.step(i, new, res, judge_round(items, state.best_answer, new, original, texts))
+        state.step(i, new, res, judge_round(items, state.best_answer, new, original, texts, question))
         return res
 
     def _rounds(
@@ -238,7 +238,7 @@ class Refiner(BaseRefiner):
                 break
             repaired = repair_round(state, texts, question, last, tried) if self.repair else None
             if repaired is not None:  # the evidence says what to write or delete: no LLM needed
-                last = (repaired, (yield from self._check_round(state, repaired, (), texts, answer)))
+                last = (repaired, (yield from self._check_round(state, repaired, (), texts, answer, question)))
                 state.stop = "passed" if state.best.passed else ""  # a failed repair: the LLM rounds follow
                 continue
             items = feedback_items(state.best, texts, question=question)
@@ -251,7 +251,7 @@ class Refiner(BaseRefiner):
                 state.stop = "time_budget"
                 break
             new = unmark(new, state.best_answer)  # the [[ ]] a model copied from the feedback
-            last = (new, (yield from self._check_round(state, new, items, texts, answer)))
+            last = (new, (yield from self._check_round(state, new, items, texts, answer, question)))
         if state.best.passed:
             return state.finish("refined")
         return (yield from fallback_rounds(state, self.fallback, self.refusal, self.keep_margin))

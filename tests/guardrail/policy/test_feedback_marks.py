@@ -103,3 +103,15 @@ def test_a_lead_in_before_the_quoted_answer_is_dropped() -> None:
         "Most sore throats are viral. About 40% of patients are better after 3 days.")
     assert unmark('The sign said: "closed".', "The sign said: open.") == 'The sign said: "closed".'
     assert unmark("The fee is 40 euros.", "The fee is 30 euros.") == "The fee is 40 euros."
+
+
+def test_a_lead_in_before_an_unquoted_answer_is_dropped() -> None:
+    # seen in benchmarks/refine.py with the local 1.5B model: the answer came after the echoed instruction,
+    # unquoted, and the lead-in's words were judged as the correction (the round was rejected)
+    previous = "They hold 27 tonnes of carbon for every square kilometre."
+    reply = ("The previous answer with only the words marked [[ ]] in the feedback rewritten is:\n"
+             "They hold 27 tonnes of carbon for every hectare.")
+    assert unmark(reply, previous) == "They hold 27 tonnes of carbon for every hectare."
+    assert unmark("Corrected answer: It opened in 1911.", "It opened in 1921.") == "It opened in 1911."
+    assert unmark("The sign said: closed.", "The sign said: open.") == "The sign said: closed."
+    assert unmark("Answer: yes.", "Answer: no.") == "Answer: yes."  # the previous answer opened the same way

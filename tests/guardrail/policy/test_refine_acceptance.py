@@ -140,3 +140,18 @@ def test_evidence_repair_keeps_the_unit_around_a_replaced_number() -> None:
     assert evidence_repair(answer, [item])[0] == "The ice moved forward by roughly 140 metres."  # type: ignore[index]
     name = FeedbackItem(answer, (0, len(answer)), ("Oslo",), "x", "value", ("Bergen",))
     assert evidence_repair("He lives in Oslo.", [name]) is None  # names are not written in
+
+
+def test_a_polar_answer_and_the_questions_words_are_not_unsupported_corrections() -> None:
+    # seen in benchmarks/refine.py: "Yes, Kelly Jones and Martha Reeves are both singers." passed the guard but was
+    # rejected for writing "Yes", then "both", which the evidence sentence does not state (the question does)
+    claim = "Kelly Jones and Martha Reeves sing differently."
+    question = "Are Kelly Jones and Martha Reeves both singers?"
+    item = FeedbackItem(claim, (0, len(claim)), ("differently",), "Martha Reeves is an American singer.", "added")
+    right = "Yes, Kelly Jones and Martha Reeves are both singers."
+    assert check_corrections([item], claim, right, question).accepted
+    assert not check_corrections([item], claim, right).accepted  # "both" is the question's word, not the evidence's
+    assert not check_corrections([item], claim, "Yes, Kelly Jones and Martha Reeves are both drummers.", question).accepted
+    # a value the question names is still not the evidence's: "Was it 1921?" does not make 1921 stated
+    it = FeedbackItem("It opened in 1931.", (0, 18), ("1931",), "It opened in 1911.", "value", ("1911",))
+    assert not check_corrections([it], "It opened in 1931.", "It opened in 1921.", "Did it open in 1921?").accepted
