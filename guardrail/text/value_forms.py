@@ -14,6 +14,7 @@ match_number_forms` has read number words as digits where that makes the two agr
 * dates: ISO ``YYYY-MM-DD``, "3 March 2011", "March 3, 2011" (day, month and year equal;
   month names and abbreviations read with :mod:`calendar`);
 * centuries: "the 12th century" and "the 1100s";
+* shares: "four in ten", "4 out of 10", "two thirds of" and "40%", "67%" (:mod:`guardrail.text.shares`);
 * measured amounts: "600 minutes" against "10 hours", "10 miles" against "16 km", "161
   minutes" against "two hours and 41 minutes", "a week" against "7 days"
   (:mod:`guardrail.text.quantities`, pint).
@@ -35,6 +36,7 @@ from collections.abc import Callable, Iterator
 from guardrail.text.acronyms import match_acronyms
 from guardrail.text.numerals import match_number_forms
 from guardrail.text.quantities import match_quantity_forms
+from guardrail.text.shares import match_share_forms
 
 __all__ = ["match_value_forms"]
 
@@ -103,7 +105,8 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     tuple of (str, str)
         ``(evidence, claim)`` with acronyms and the words they stand for in the evidence's
         surface (:func:`~guardrail.text.acronyms.match_acronyms`), number words as digits where that makes them agree
-        (:func:`~guardrail.text.numerals.match_number_forms`), then each large number,
+        (:func:`~guardrail.text.numerals.match_number_forms`), shares in the evidence's form
+        (:func:`~guardrail.text.shares.match_share_forms`), then each large number,
         percentage and date of the claim whose value the evidence states in another surface
         written as the evidence writes it, and each measured amount the evidence states in
         another unit in the evidence's unit
@@ -124,6 +127,7 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     ('It was founded on 3 March 2011.', 'It was founded on 3 March 2011, not 2012-03-03.')
     """
     evidence, claim = match_number_forms(*match_acronyms(evidence, claim))
+    claim = match_share_forms(evidence, claim)
     if not any(ch.isdigit() for ch in claim):  # "two years", "a week": amounts without digits
         return match_quantity_forms(evidence, claim)
     for pattern, read in _KINDS:

@@ -1,0 +1,117 @@
+"""Shares in the evidence's form: "four in ten" and "40%", "a quarter of" and "25%".
+
+A context that says "about 40% of patients are better after 3 days" and an answer that says
+"roughly four in ten people feel better by day three" state the same share; LLMs reword
+percentages as proportions ("seven in ten", "one in four", "3 out of 5") and as fractions ("half
+of", "a third of", "three quarters of") and back. :func:`match_share_forms` writes each share of
+the claim whose value the evidence states in another surface as the evidence writes it, so the
+claim verifier compares like with like (the verifier's input only, in training as at inference,
+through :func:`~guardrail.text.value_forms.match_value_forms`).
+
+Values are percentages. A proportion or fraction whose value is a whole or one-decimal
+percentage ("4 in 10": 40, "1 in 8": 12.5) equals only that percentage; one that is not ("one in
+three": 33.33...) equals a percentage within half a point ("33%", "33.3%"), the rounding a writer
+applies. Denominators are the ones shares are written with (2-10, 12, 20, 25, 50, 100, 1000), so
+"332 in 2023" is not a share. A share is rewritten only when the evidence holds an equal one in
+another surface: a wrong share is never made to look right.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["match_share_forms", "share_values"]
+
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "twelve": 12, "twenty": 20, "hundred": 100, "a hundred": 100, "a thousand": 1000}
+_DENOMINATORS = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 20, 25, 50, 100, 1000})
+_NUMBER = r"(\d+|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+_PROPORTION = re.compile(r"(?<![\w.,])" + _NUMBER + r"\s+(?:in|out\s+of)\s+(?:every\s+)?" + _NUMBER + r"(?![\w.,]\w)",
+                         re.I)
+_FRACTIONS = {"half": 50.0, "a third": 100 / 3, "one third": 100 / 3, "a quarter": 25.0, "one quarter": 25.0,
+              "two thirds": 200 / 3, "two-thirds": 200 / 3, "three quarters": 75.0, "three-quarters": 75.0,
+              "a fifth": 20.0, "one fifth": 20.0, "a tenth": 10.0, "one tenth": 10.0}
+_FRACTION = re.compile(r"(?<![\w-])(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")(?=\s+of\b)", re.I)
+_PERCENT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:\s*%|\s+per\s?cent\b)", re.I)
+_OF = re.compile(r"\s+of\b", re.I)
+_NOUN = re.compile(r"\s+(?!(?:are|is|was|were|have|has|had|will|would|can|could|say|said|of|in|to)\b)[a-z]", re.I)
+
+
+def _number(text: str) -> int | None:
+    text = " ".join(text.lower().split())
+    return int(text) if text.isdigit() else _WORDS.get(text)
+
+
+def share_values(text: str) -> Iterator[tuple[int, int, float, bool, str]]:
+    """The shares of ``text``: ``(start, end, percent, exact, kind)`` in text order.
+
+    ``exact`` is False for a value that is not a whole or one-decimal percentage ("one in three");
+    ``kind`` is ``"proportion"`` ("four in ten"), ``"fraction"`` ("a third", before "of") or
+    ``"percent"`` ("25%", "25 per cent").
+
+    Examples
+    --------
+    >>> [(round(p, 2), exact, kind) for _, _, p, exact, kind in share_values("Four in ten, a third of them, 25%.")]
+    [(40.0, True, 'proportion'), (33.33, False, 'fraction'), (25.0, True, 'percent')]
+    """
+    found: list[tuple[int, int, float, bool, str]] = []
+    for m in _PROPORTION.finditer(text):
+        n, d = _number(m.group(1)), _number(m.group(2))
+        if n is not None and d in _DENOMINATORS and 0 < n < d:
+            pct = 100 * n / d
+            found.append((m.start(), m.end(), pct, round(pct, 1) == round(pct, 9), "proportion"))
+    for m in _FRACTION.finditer(text):
+        pct = _FRACTIONS[" ".join(m.group(1).lower().split())]
+        found.append((m.start(), m.end(), pct, round(pct, 1) == round(pct, 9), "fraction"))
+    for m in _PERCENT.finditer(text):
+        found.append((m.start(), m.end(), float(m.group(1)), True, "percent"))
+    yield from sorted(found)
+
+
+def _equal(a: tuple[float, bool], b: tuple[float, bool]) -> bool:
+    (p, exact_p), (q, exact_q) = a, b
+    return abs(p - q) < 1e-9 if exact_p and exact_q else abs(p - q) <= 0.5
+
+
+def match_share_forms(evidence: str, claim: str) -> str:
+    """``claim`` with each share the evidence states in another surface written as the evidence writes it.
+
+    Parameters
+    ----------
+    evidence, claim : str
+        One verifier pair.
+
+    Returns
+    -------
+    str
+        The claim; unchanged when no share of it equals one of the evidence written differently.
+
+    Examples
+    --------
+    >>> match_share_forms("About 40% of patients are better after 3 days.", "Roughly four in ten people feel better.")
+    'Roughly 40% of people feel better.'
+    >>> match_share_forms("Seven in ten voters agreed.", "70 per cent of voters agreed, not 60%.")
+    'Seven in ten voters agreed, not 60%.'
+    >>> match_share_forms("A quarter of pupils were absent.", "Absence hit 25% of pupils.")
+    'Absence hit a quarter of pupils.'
+    """
+    said = [(evidence[a:b], (p, exact), kind) for a, b, p, exact, kind in share_values(evidence)]
+    if not said:
+        return claim
+    out, last = [], 0
+    for a, b, p, exact, _ in share_values(claim):
+        if a < last:
+            continue
+        surface, kind = next(((s, k) for s, v, k in said if _equal(v, (p, exact))), ("", ""))
+        if not surface or " ".join(surface.lower().split()) == " ".join(claim[a:b].lower().split()):
+            continue
+        first = surface[:1].upper() if claim[:a].rstrip()[-1:] in ("", ".", "!", "?") else surface[:1].lower()
+        out += [claim[last:a], first + surface[1:]]
+        last = b
+        of = _OF.match(claim, b)
+        if kind != "proportion" and not of and _NOUN.match(claim, b):
+            out.append(" of")  # "four in ten people" -> "40% of people"
+        elif kind == "proportion" and of:
+            last = of.end()  # "70% of voters" -> "seven in ten voters"
+    return "".join(out) + claim[last:] if out else claim
