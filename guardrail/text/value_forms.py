@@ -15,6 +15,7 @@ match_number_forms` has read number words as digits where that makes the two agr
   month names and abbreviations read with :mod:`calendar`);
 * centuries: "the 12th century" and "the 1100s";
 * shares: "four in ten", "4 out of 10", "two thirds of" and "40%", "67%" (:mod:`guardrail.text.shares`);
+* multiples: "three times more", "threefold", "roughly triple" (:mod:`guardrail.text.multiples`);
 * measured amounts: "600 minutes" against "10 hours", "10 miles" against "16 km", "161
   minutes" against "two hours and 41 minutes", "a week" against "7 days"
   (:mod:`guardrail.text.quantities`, pint).
@@ -34,6 +35,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from guardrail.text.acronyms import match_acronyms
+from guardrail.text.multiples import match_multiple_forms
 from guardrail.text.numerals import match_number_forms
 from guardrail.text.quantities import match_quantity_forms
 from guardrail.text.shares import match_share_forms
@@ -105,8 +107,9 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     tuple of (str, str)
         ``(evidence, claim)`` with acronyms and the words they stand for in the evidence's
         surface (:func:`~guardrail.text.acronyms.match_acronyms`), number words as digits where that makes them agree
-        (:func:`~guardrail.text.numerals.match_number_forms`), shares in the evidence's form
-        (:func:`~guardrail.text.shares.match_share_forms`), then each large number,
+        (:func:`~guardrail.text.numerals.match_number_forms`), shares and multiples in the evidence's
+        form (:func:`~guardrail.text.shares.match_share_forms`,
+        :func:`~guardrail.text.multiples.match_multiple_forms`), then each large number,
         percentage and date of the claim whose value the evidence states in another surface
         written as the evidence writes it, and each measured amount the evidence states in
         another unit in the evidence's unit
@@ -127,7 +130,7 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     ('It was founded on 3 March 2011.', 'It was founded on 3 March 2011, not 2012-03-03.')
     """
     evidence, claim = match_number_forms(*match_acronyms(evidence, claim))
-    claim = match_share_forms(evidence, claim)
+    claim = match_multiple_forms(evidence, match_share_forms(evidence, claim))
     if not any(ch.isdigit() for ch in claim):  # "two years", "a week": amounts without digits
         return match_quantity_forms(evidence, claim)
     for pattern, read in _KINDS:
