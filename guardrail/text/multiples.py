@@ -19,8 +19,8 @@ factor is never made to look right.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
 
 __all__ = ["match_multiple_forms", "multiple_values"]
 
@@ -50,8 +50,10 @@ def _factor(word: str) -> float | None:
         return None
 
 
-def multiple_values(text: str) -> Iterator[tuple[int, int, float]]:
-    """The multiples of ``text``: ``(start, end, factor)`` of each multiplicative surface, in text order.
+@functools.lru_cache(maxsize=4096)
+def multiple_values(text: str) -> tuple[tuple[int, int, float], ...]:
+    """The multiples of ``text``: ``(start, end, factor)`` of each multiplicative surface, in text order
+    (cached: an evidence view is read against every claim).
 
     Examples
     --------
@@ -70,7 +72,7 @@ def multiple_values(text: str) -> Iterator[tuple[int, int, float]]:
     for pattern in (_ADJECTIVE, _APPROXIMATED):
         for m in pattern.finditer(text):
             found[m.start(1)] = (m.start(1), m.end(1), float(_ADJECTIVES[m.group(1).lower()]))
-    yield from sorted(found.values())
+    return tuple(sorted(found.values()))
 
 
 def match_multiple_forms(evidence: str, claim: str) -> str:
@@ -94,11 +96,12 @@ def match_multiple_forms(evidence: str, claim: str) -> str:
     >>> match_multiple_forms("Costs rose threefold.", "Costs are twice as high.")
     'Costs are twice as high.'
     """
-    said = {factor: evidence[a:b] for a, b, factor in reversed(list(multiple_values(evidence)))}
+    mine = multiple_values(claim)
+    said = {factor: evidence[a:b] for a, b, factor in reversed(multiple_values(evidence))} if mine else {}
     if not said:
         return claim
     out, last = [], 0
-    for a, b, factor in multiple_values(claim):
+    for a, b, factor in mine:
         surface = said.get(factor)
         if a < last or surface is None or surface.lower() == claim[a:b].lower():
             continue

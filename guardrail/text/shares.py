@@ -18,8 +18,8 @@ another surface: a wrong share is never made to look right.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
 
 __all__ = ["match_share_forms", "share_values"]
 
@@ -43,8 +43,10 @@ def _number(text: str) -> int | None:
     return int(text) if text.isdigit() else _WORDS.get(text)
 
 
-def share_values(text: str) -> Iterator[tuple[int, int, float, bool, str]]:
-    """The shares of ``text``: ``(start, end, percent, exact, kind)`` in text order.
+@functools.lru_cache(maxsize=4096)
+def share_values(text: str) -> tuple[tuple[int, int, float, bool, str], ...]:
+    """The shares of ``text``: ``(start, end, percent, exact, kind)`` in text order (cached: an
+    evidence view is read against every claim).
 
     ``exact`` is False for a value that is not a whole or one-decimal percentage ("one in three");
     ``kind`` is ``"proportion"`` ("four in ten"), ``"fraction"`` ("a third", before "of") or
@@ -66,7 +68,7 @@ def share_values(text: str) -> Iterator[tuple[int, int, float, bool, str]]:
         found.append((m.start(), m.end(), pct, round(pct, 1) == round(pct, 9), "fraction"))
     for m in _PERCENT.finditer(text):
         found.append((m.start(), m.end(), float(m.group(1)), True, "percent"))
-    yield from sorted(found)
+    return tuple(sorted(found))
 
 
 def _equal(a: tuple[float, bool], b: tuple[float, bool]) -> bool:
@@ -96,11 +98,12 @@ def match_share_forms(evidence: str, claim: str) -> str:
     >>> match_share_forms("A quarter of pupils were absent.", "Absence hit 25% of pupils.")
     'Absence hit a quarter of pupils.'
     """
-    said = [(evidence[a:b], (p, exact), kind) for a, b, p, exact, kind in share_values(evidence)]
+    mine = share_values(claim)
+    said = [(evidence[a:b], (p, exact), kind) for a, b, p, exact, kind in share_values(evidence)] if mine else []
     if not said:
         return claim
     out, last = [], 0
-    for a, b, p, exact, _ in share_values(claim):
+    for a, b, p, exact, _ in mine:
         if a < last:
             continue
         surface, kind = next(((s, k) for s, v, k in said if _equal(v, (p, exact))), ("", ""))
