@@ -50,7 +50,7 @@ def _factor(word: str) -> float | None:
         return None
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def multiple_values(text: str) -> tuple[tuple[int, int, float], ...]:
     """The multiples of ``text``: ``(start, end, factor)`` of each multiplicative surface, in text order
     (cached: an evidence view is read against every claim).

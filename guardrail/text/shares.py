@@ -43,7 +43,7 @@ def _number(text: str) -> int | None:
     return int(text) if text.isdigit() else _WORDS.get(text)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def share_values(text: str) -> tuple[tuple[int, int, float, bool, str], ...]:
     """The shares of ``text``: ``(start, end, percent, exact, kind)`` in text order (cached: an
     evidence view is read against every claim).
