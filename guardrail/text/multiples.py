@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 import re
 
+from guardrail.text.shares import cased_for
+
 __all__ = ["match_multiple_forms", "multiple_values"]
 
 _FACTOR_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
@@ -105,7 +107,6 @@ def match_multiple_forms(evidence: str, claim: str) -> str:
         surface = said.get(factor)
         if a < last or surface is None or surface.lower() == claim[a:b].lower():
             continue
-        first = surface[:1].upper() if claim[:a].rstrip()[-1:] in ("", ".", "!", "?") else surface[:1].lower()
-        out += [claim[last:a], first + surface[1:]]
+        out += [claim[last:a], cased_for(surface, claim, a)]
         last = b
     return "".join(out) + claim[last:] if out else claim

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["match_share_forms", "share_values"]
+__all__ = ["match_share_forms", "share_values", "cased_for"]
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "ten": 10, "twelve": 12, "twenty": 20, "hundred": 100, "a hundred": 100, "a thousand": 1000}
@@ -71,6 +71,18 @@ def share_values(text: str) -> tuple[tuple[int, int, float, bool, str], ...]:
     return tuple(sorted(found))
 
 
+def cased_for(surface: str, text: str, at: int) -> str:
+    """``surface`` capitalised as a word at ``text[at]`` is: upper case at a sentence start, else lower.
+
+    Examples
+    --------
+    >>> cased_for("Seven in ten", "It hit 70% of voters.", 7), cased_for("a quarter", "25% of them.", 0)
+    ('seven in ten', 'A quarter')
+    """
+    first = surface[:1].upper() if text[:at].rstrip()[-1:] in ("", ".", "!", "?") else surface[:1].lower()
+    return first + surface[1:]
+
+
 def _equal(a: tuple[float, bool], b: tuple[float, bool]) -> bool:
     (p, exact_p), (q, exact_q) = a, b
     return abs(p - q) < 1e-9 if exact_p and exact_q else abs(p - q) <= 0.5
@@ -109,8 +121,7 @@ def match_share_forms(evidence: str, claim: str) -> str:
         surface, kind = next(((s, k) for s, v, k in said if _equal(v, (p, exact))), ("", ""))
         if not surface or " ".join(surface.lower().split()) == " ".join(claim[a:b].lower().split()):
             continue
-        first = surface[:1].upper() if claim[:a].rstrip()[-1:] in ("", ".", "!", "?") else surface[:1].lower()
-        out += [claim[last:a], first + surface[1:]]
+        out += [claim[last:a], cased_for(surface, claim, a)]
         last = b
         of = _OF.match(claim, b)
         if kind != "proportion" and not of and _NOUN.match(claim, b):
