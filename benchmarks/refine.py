@@ -15,7 +15,7 @@ Items (small, so that a run finishes on 2 shared CPU cores; sizes are flags):
   or capitalised name not in the original)?
 
 Per item: caught (flagged), fixed (the final answer passes, drops the wrong words and
-states the right fact), broken (the faithful part lost, or a refusal), rounds (LLM
+states the right fact; a number of a share, "4" of "four in ten", is stated by the same share, "40%"), broken (the faithful part lost, or a refusal), rounds (LLM
 calls), seconds. A fact counts as kept when the final answer states it in another number
 form ("3" / "three", "1.5 million" / "1,500,000": :func:`_stated`); an answer opener ("Yes.",
 "The answer is") and a sentence's first function word ("Once") are not facts. The guard is the default ``Guard()``; refinement is
@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.devdata import load_claims, load_dev  # noqa: E402
 from guardrail.align.values import number_values, numbers_equal  # noqa: E402
 from guardrail.text.numerals import digits_for_words  # noqa: E402
+from guardrail.text.shares import share_values  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 _WORD = re.compile(r"[A-Za-z0-9][\w,.%-]*[A-Za-z0-9%]|\w")
@@ -105,6 +106,17 @@ def _stated(fact: str, final: str, where: str = "") -> bool:
     return any(numbers_equal(v, w) for v in mine for w in _values(final))
 
 
+def _share_stated(fact: str, final: str, where: str) -> bool:
+    """Whether ``fact``, a number inside a share of ``where`` ("4" of "four in ten"), is stated by ``final``
+    as a share of the same value ("40%"; :mod:`guardrail.text.shares`)."""
+    if not where or not re.search(r"\d", fact):
+        return False
+    src = digits_for_words(where)
+    at = [m.start() for m in re.finditer(r"(?<![\w.,])" + re.escape(fact) + r"(?![\w])", src)]
+    mine = [p for a, b, p, _, _ in share_values(src) if any(a <= i < b for i in at)]
+    return any(abs(p - q) <= 0.5 for p in mine for _, _, q, _, _ in share_values(digits_for_words(final)))
+
+
 def _right_words(wrong: str, right: str) -> list[str]:
     return sorted(_words(right) - _words(wrong))
 
@@ -121,7 +133,7 @@ def realistic_items(n: int) -> list[dict[str, Any]]:
         good = max((r for r in rs if r["label"] == 0), key=lambda r: len(_words(r["answer"]) & _words(bad["answer"])))
         out.append({"source": "realistic", "id": bad["id"], "question": bad["question"], "context": [bad["context"]],
                     "answer": bad["answer"], "wrong": bad["error_text"] or "",
-                    "right": _right_words(bad["answer"], good["answer"]), "keep": ""})
+                    "right": _right_words(bad["answer"], good["answer"]), "right_from": good["answer"], "keep": ""})
     return out
 
 
@@ -140,7 +152,8 @@ def claims_items(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         if len(bad_items) < n:
             bad_items.append({**base, "source": "claims", "id": f"{ctx['id']}-{wrong['kind']}",
                               "answer": f"{keep['text']} {wrong['text']}", "wrong": wrong.get("span", ""),
-                              "right": _right_words(wrong["text"], cl[wrong["of"]]["text"]), "keep": keep["text"]})
+                              "right": _right_words(wrong["text"], cl[wrong["of"]]["text"]),
+                              "right_from": cl[wrong["of"]]["text"], "keep": keep["text"]})
         elif len(good_items) < max(1, n // 2):
             good_items.append({**base, "source": "faithful", "id": f"{ctx['id']}-ok",
                                "answer": f"{keep['text']} {cl[wrong['of']]['text']}", "keep": keep["text"]})
@@ -188,7 +201,8 @@ def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[s
         row["changed_fact"] = bool(not first.passed and out.action == "refined" and new_facts)
         row["broken"] = bool(lost) or not _kept(item["keep"], final) or out.action == "refused"
         return row
-    right_ok = not item["right"] or any(_stated(w, final) for w in item["right"])
+    right_ok = not item["right"] or any(_stated(w, final) or _share_stated(w, final, item.get("right_from", ""))
+                                        for w in item["right"])
     wrong_gone = not item["wrong"] or not _stated(item["wrong"], final)
     row["fixed"] = bool(out.result.passed and out.action in ("refined", "passed") and right_ok and wrong_gone)
     row["broken"] = bool(lost) or (bool(item["keep"]) and (not _kept(item["keep"], final) or out.action == "refused"))
