@@ -115,7 +115,7 @@ def match_share_forms(evidence: str, claim: str) -> str:
     if not said:
         return claim
     out, last = [], 0
-    for a, b, p, exact, _ in mine:
+    for a, b, p, exact, own in mine:
         if a < last:
             continue
         surface, kind = next(((s, k) for s, v, k in said if _equal(v, (p, exact))), ("", ""))
@@ -124,8 +124,8 @@ def match_share_forms(evidence: str, claim: str) -> str:
         out += [claim[last:a], cased_for(surface, claim, a)]
         last = b
         of = _OF.match(claim, b)
-        if kind != "proportion" and not of and _NOUN.match(claim, b):
+        if own == "proportion" and kind != "proportion" and not of and _NOUN.match(claim, b):
             out.append(" of")  # "four in ten people" -> "40% of people"
-        elif kind == "proportion" and of:
+        elif own != "proportion" and kind == "proportion" and of:
             last = of.end()  # "70% of voters" -> "seven in ten voters"
     return "".join(out) + claim[last:] if out else claim

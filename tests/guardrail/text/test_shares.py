@@ -32,6 +32,15 @@ def test_fractions_and_rounded_shares() -> None:
     assert match_share_forms("Four in ten agreed.", "40.4% agreed.") == "40.4% agreed."  # exact shares must agree
 
 
+def test_of_is_changed_only_between_a_proportion_and_a_percentage() -> None:
+    # a percentage read as another percentage keeps its words: "15 per cent growth" is not "15% of growth"
+    assert match_share_forms("Sales rose 15% in 2024.", "Sales saw 15 per cent growth.") == "Sales saw 15% growth."
+    assert match_share_forms("A quarter of pupils were absent.", "Absence hit 25% of pupils.") == (
+        "Absence hit a quarter of pupils.")
+    assert match_share_forms("One in four pupils were absent.", "Absence hit 25% of pupils.") == (
+        "Absence hit one in four pupils.")
+
+
 def test_value_forms_read_shares_even_without_digits() -> None:
     ev, claim = match_value_forms("Seven in ten voters backed the plan.", "70% of voters backed the plan.")
     assert claim == "Seven in ten voters backed the plan."
