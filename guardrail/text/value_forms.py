@@ -10,7 +10,8 @@ match_number_forms` has read number words as digits where that makes the two agr
 
 * large numbers: digits with or without thousands separators ("1,500,000", "1500000") and a
   number with a scale word ("1.5 million", "2 billion", "40 thousand");
-* percentages: "15%", "15 percent", "15 per cent" (after number words became digits);
+* percentages: "15%", "15 percent", "15 per cent" (after number words became digits), read
+  with the shares below;
 * dates: ISO ``YYYY-MM-DD``, "3 March 2011", "March 3, 2011" (day, month and year equal;
   month names and abbreviations read with :mod:`calendar`);
 * centuries: "the 12th century" and "the 1100s";
@@ -46,7 +47,6 @@ _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _LARGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b|"
                     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{5,})(?!\w|,\d|\.\d)", re.I)
 _CENTURY = re.compile(r"(?<![\w.,])(?:(\d{1,2})(?:st|nd|rd|th)\s+century|(\d{1,2})00s)\b", re.I)
-_PERCENT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:\s*%|\s+per\s?cent\b)", re.I)
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
 _MONTHS["sept"] = 9
@@ -67,10 +67,6 @@ def _century(m: re.Match[str]) -> int:
     return int(m.group(1)) if m.group(1) else int(m.group(2)) + 1
 
 
-def _percent(m: re.Match[str]) -> float:
-    return float(m.group(1))
-
-
 def _date(m: re.Match[str]) -> tuple[int, int, int] | None:
     g = m.groups()
     if g[0]:
@@ -83,7 +79,7 @@ def _date(m: re.Match[str]) -> tuple[int, int, int] | None:
 
 
 _KINDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], object]], ...] = (
-    (_LARGE, _large), (_PERCENT, _percent), (_DATE, _date), (_CENTURY, _century))
+    (_LARGE, _large), (_DATE, _date), (_CENTURY, _century))
 
 
 def _values(pattern: re.Pattern[str], read: Callable[[re.Match[str]], object],
@@ -109,8 +105,8 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
         surface (:func:`~guardrail.text.acronyms.match_acronyms`), number words as digits where that makes them agree
         (:func:`~guardrail.text.numerals.match_number_forms`), shares and multiples in the evidence's
         form (:func:`~guardrail.text.shares.match_share_forms`,
-        :func:`~guardrail.text.multiples.match_multiple_forms`), then each large number,
-        percentage and date of the claim whose value the evidence states in another surface
+        :func:`~guardrail.text.multiples.match_multiple_forms`; percentages among them), then each
+        large number and date of the claim whose value the evidence states in another surface
         written as the evidence writes it, and each measured amount the evidence states in
         another unit in the evidence's unit
         (:func:`~guardrail.text.quantities.match_quantity_forms`); the pair as given when
