@@ -99,14 +99,16 @@ def match_multiple_forms(evidence: str, claim: str) -> str:
     'Costs are twice as high.'
     """
     mine = multiple_values(claim)
-    said = {factor: evidence[a:b] for a, b, factor in reversed(multiple_values(evidence))} if mine else {}
+    said: dict[float, list[str]] = {}
+    for a, b, factor in multiple_values(evidence) if mine else ():
+        said.setdefault(factor, []).append(evidence[a:b].lower())
     if not said:
         return claim
     out, last = [], 0
     for a, b, factor in mine:
-        surface = said.get(factor)
-        if a < last or surface is None or surface.lower() == claim[a:b].lower():
-            continue
-        out += [claim[last:a], cased_for(surface, claim, a)]
+        surfaces = said.get(factor, [])
+        if a < last or not surfaces or claim[a:b].lower() in surfaces:
+            continue  # not stated, or stated as the claim writes it too
+        out += [claim[last:a], cased_for(surfaces[0], claim, a)]
         last = b
     return "".join(out) + claim[last:] if out else claim

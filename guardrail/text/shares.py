@@ -88,6 +88,10 @@ def _equal(a: tuple[float, bool], b: tuple[float, bool]) -> bool:
     return abs(p - q) < 1e-9 if exact_p and exact_q else abs(p - q) <= 0.5
 
 
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+
+
 def match_share_forms(evidence: str, claim: str) -> str:
     """``claim`` with each share the evidence states in another surface written as the evidence writes it.
 
@@ -118,9 +122,10 @@ def match_share_forms(evidence: str, claim: str) -> str:
     for a, b, p, exact, own in mine:
         if a < last:
             continue
-        surface, kind = next(((s, k) for s, v, k in said if _equal(v, (p, exact))), ("", ""))
-        if not surface or " ".join(surface.lower().split()) == " ".join(claim[a:b].lower().split()):
-            continue
+        equal = [(s, k) for s, v, k in said if _equal(v, (p, exact))]
+        if not equal or any(_same(s, claim[a:b]) for s, _ in equal):
+            continue  # not stated, or stated as the claim writes it too
+        surface, kind = equal[0]
         out += [claim[last:a], cased_for(surface, claim, a)]
         last = b
         of = _OF.match(claim, b)

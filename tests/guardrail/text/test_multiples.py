@@ -28,6 +28,9 @@ def test_only_multiplicative_uses_are_read() -> None:
         "Prices are twice the old level.")
     assert match_multiple_forms("Prices are twice as high.", "Prices are about double.") == "Prices are about twice."
     assert match_multiple_forms("Sales doubled.", "Sales are twice as high.") == "Sales are twice as high."  # verbs
+    # a multiple the evidence also writes as the claim does stays as written
+    assert match_multiple_forms("A threefold rise: three times more.", "It is three times more.") == (
+        "It is three times more.")
 
 
 def test_value_forms_read_multiples() -> None:

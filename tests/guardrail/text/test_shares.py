@@ -39,6 +39,9 @@ def test_of_is_changed_only_between_a_proportion_and_a_percentage() -> None:
         "Absence hit a quarter of pupils.")
     assert match_share_forms("One in four pupils were absent.", "Absence hit 25% of pupils.") == (
         "Absence hit one in four pupils.")
+    # a share the evidence also writes as the claim does stays as written
+    assert match_share_forms("A quarter of pupils, 25% of them, were absent.", "Absence hit 25% of pupils.") == (
+        "Absence hit 25% of pupils.")
 
 
 def test_value_forms_read_shares_even_without_digits() -> None:
