@@ -54,8 +54,18 @@ def _factor(word: str) -> float | None:
 
 @functools.lru_cache(maxsize=1024)
 def multiple_values(text: str) -> tuple[tuple[int, int, float], ...]:
-    """The multiples of ``text``: ``(start, end, factor)`` of each multiplicative surface, in text order
-    (cached: an evidence view is read against every claim).
+    """The multiples of ``text``, in text order (cached: an evidence view is read against every claim).
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    tuple of (int, int, float)
+        ``(start, end, factor)`` per multiplicative surface: its character span in ``text`` and its
+        factor (> 1: 2.0 for "twice as", 3.0 for "threefold"). Empty when there is none.
 
     Examples
     --------

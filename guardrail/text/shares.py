@@ -45,12 +45,21 @@ def _number(text: str) -> int | None:
 
 @functools.lru_cache(maxsize=1024)
 def share_values(text: str) -> tuple[tuple[int, int, float, bool, str], ...]:
-    """The shares of ``text``: ``(start, end, percent, exact, kind)`` in text order (cached: an
-    evidence view is read against every claim).
+    """The shares of ``text``, in text order (cached: an evidence view is read against every claim).
 
-    ``exact`` is False for a value that is not a whole or one-decimal percentage ("one in three");
-    ``kind`` is ``"proportion"`` ("four in ten"), ``"fraction"`` ("a third", before "of") or
-    ``"percent"`` ("25%", "25 per cent").
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    tuple of (int, int, float, bool, str)
+        ``(start, end, percent, exact, kind)`` per share: its character span in ``text``, its value
+        in per cent (0 < percent < 100 for a proportion or fraction; any non-negative number for a
+        percentage), ``exact`` (False for a value that is not a whole or one-decimal percentage,
+        "one in three") and ``kind``: ``"proportion"`` ("four in ten"), ``"fraction"`` ("a third",
+        before "of") or ``"percent"`` ("25%", "25 per cent"). Empty when there is none.
 
     Examples
     --------
@@ -73,6 +82,21 @@ def share_values(text: str) -> tuple[tuple[int, int, float, bool, str], ...]:
 
 def cased_for(surface: str, text: str, at: int) -> str:
     """``surface`` capitalised as a word at ``text[at]`` is: upper case at a sentence start, else lower.
+
+    Parameters
+    ----------
+    surface : str
+        The words to write in (a value as the evidence writes it).
+    text : str
+        The text they go into.
+    at : int
+        Character offset in ``text`` where they go (0 <= at <= len(text)).
+
+    Returns
+    -------
+    str
+        ``surface`` with its first character upper case when ``text`` has only white space or a
+        sentence end (``.``, ``!``, ``?``) before ``at``, else lower case.
 
     Examples
     --------
