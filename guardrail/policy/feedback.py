@@ -234,7 +234,7 @@ _LEAD_IN = re.compile(r'^[^"\u201c\n]{0,200}?:\s*["\u201c](?P<answer>.+)["\u201d
 #: answer with only the words marked in the feedback rewritten is:", "Corrected answer:"), so
 #: "The sign said: closed." keeps its colon.
 _PLAIN_LEAD_IN = re.compile(
-    r'^(?=[^:\n"\u201c]{0,200}?\b(?:answer|corrected|corrections?|rewritten|revised|revision|updated|fixed)\b)'
+    r'^(?=[^:\n"\u201c]{0,200}?\b(?:answer|corrected|rewritten|revised)\b)'
     r'[^:\n"\u201c]{0,200}?:\s+(?P<answer>\S.*)$', re.S | re.I)
 
 
