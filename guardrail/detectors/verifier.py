@@ -331,9 +331,9 @@ class VerifierDetector(Detector):
         """Name the culprit of each unsupported claim by occlusion (:mod:`~guardrail.detectors.occlusion`):
         the value whose removal raises p(supported) most (by :data:`MIN_GAIN` at least) is flagged
         (support <= 0.3); the claim's other nodes are not (support >= 0.5), except values whose
-        removal helps at least half as much (a swapped pair: both are flagged)."""
+        removal helps at least half as much keep the support grounding gave them (a swapped pair)."""
         bad = sorted({k for _, k, _ in rows if p[k] < self.unit_threshold}, key=lambda k: float(p[k]))
-        cands = [(k, n.id, n.text) for k in bad for n, kk, _ in rows
+        cands = [(k, n.id, n.text, n.kind) for k in bad for n, kk, _ in rows
                  if kk == k and (n.kind not in _GENERIC_KINDS or numbers_in(n.text, words=False))]
         gains = occlusion_gains(self.verifier, [u.claim for u in units], [e.text for e in evs], first, cands)
         out = list(rows)

@@ -21,6 +21,22 @@ def test_without_removes_the_value_and_its_preposition(claim: str, text: str, ex
     assert without(claim, text) == expected
 
 
+@pytest.mark.parametrize(("claim", "text", "kind", "expected"), [
+    ("Odile Varnay succeeded Desmond Achebe.", "Odile Varnay", "PERSON", "Someone succeeded Desmond Achebe."),
+    ("Kofi Mensah scored twice, and Callum Reid added the third.", "Callum Reid", "PERSON",
+     "Kofi Mensah scored twice, and someone added the third."),
+    ("On Monday the Norwegian will climb eight places.", "Norwegian", "NORP", "On Monday someone will climb eight places."),
+    ("Google acquired YouTube.", "YouTube", "ORG", "Google acquired an organisation."),
+    ("Ardwyn was founded in 1995 in Sherbrooke.", "Sherbrooke", "GPE", "Ardwyn was founded in 1995."),  # a preposition's
+    ("Ardwyn was founded in 1995.", "1995", "DATE", "Ardwyn was founded."),  # values are removed, not replaced
+])
+def test_a_name_no_preposition_governs_gets_a_stand_in(claim: str, text: str, kind: str, expected: str) -> None:
+    """Deleting a subject leaves a fragment the verifier reads as vaguer, hence better supported:
+    "Kofi Mensah" was named the culprit of "Kofi Mensah got two goals ... and Callum Reid added the third"
+    (gain 0.16 against Reid's 0.14) until a stand-in kept the sentence whole (0.04 against 0.16)."""
+    assert without(claim, text, kind) == expected
+
+
 class _Scripted:
     """A scripted verifier (stands in for the cross-encoder to pin the arithmetic): p = 0.9 once
     the word "1995" is gone, else 0.2."""
@@ -100,3 +116,22 @@ def test_bad_switches_are_typed_errors() -> None:
         VerifierDetector(_Scripted(), occlusion="yes")  # type: ignore[arg-type]
     with pytest.raises(ConfigError):
         Refiner(None, repair=1)  # type: ignore[arg-type]
+
+
+MATCH = ["Redhill United came from behind to beat Ashford Town 3-1 at Meadow Park on Saturday. Ashford took the lead "
+         "in the 12th minute through a header from captain Leon Barker. Redhill equalised just before half-time when "
+         "striker Kofi Mensah converted a penalty, and Mensah added a second in the 67th minute. Substitute Jamie "
+         "Ortiz sealed the win in stoppage time. Ashford finished with ten men after defender Callum Reid was sent "
+         "off for a second yellow card in the 78th minute."]
+
+
+@pytest.mark.slow
+def test_the_swapped_scorer_is_flagged_not_the_subject_of_the_claim(guard: Guard) -> None:
+    """The subject is replaced by a stand-in, not deleted: deleting "Kofi Mensah" left a fragment the
+    verifier found better supported than the claim without the swapped-in "Callum Reid" (sent off, in
+    the context), and the right scorer was flagged."""
+    answer = ("Kofi Mensah got two of Redhill's goals, a penalty before the break and another in the 67th minute, "
+              "and Callum Reid, on as a substitute, added the third in stoppage time.")
+    r = guard.check(answer, MATCH, log=False)
+    assert not r.passed
+    assert [n.text for n in r.flagged_nodes] == ["Callum Reid"]
