@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.devdata import load_claims, load_dev  # noqa: E402
 from guardrail.align.values import number_values, numbers_equal  # noqa: E402
 from guardrail.text.numerals import digits_for_words  # noqa: E402
+from guardrail.text.quantities import match_quantity_forms  # noqa: E402
 from guardrail.text.shares import share_values  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
@@ -115,6 +116,18 @@ def _share_stated(fact: str, final: str, where: str) -> bool:
     at = [m.start() for m in re.finditer(r"(?<![\w.,])" + re.escape(fact) + r"(?![\w])", src)]
     mine = [p for a, b, p, _, _ in share_values(src) if any(a <= i < b for i in at)]
     return any(abs(p - q) <= 0.5 for p in mine for _, _, q, _, _ in share_values(digits_for_words(final)))
+
+
+def _amount_stated(item: dict[str, Any], final: str) -> bool:
+    """Whether ``final`` states the right fact as an equal amount in other units: the right answer's
+    "half a year" read in ``final``'s units (:func:`~guardrail.text.quantities.match_quantity_forms`,
+    "6 months") is stated by ``final`` ("six months") and not by the answer; "half a" is read as 0.5 first
+    (the verifier's reader takes it only after a preposition: "within half an hour")."""
+    right = re.sub(r"\bhalf an? (?=\w)", "0.5 ", digits_for_words(item.get("right_from", "")))
+    converted = match_quantity_forms(digits_for_words(final), right)[1] if right else right
+    amount = re.compile(r"\d[\d.,]*\s+[a-z]+")
+    read = set(amount.findall(converted)) - set(amount.findall(right))  # the amounts read in final's units
+    return any(_stated(a, final) and not _stated(a, item["answer"]) for a in read)
 
 
 def _right_words(wrong: str, right: str) -> list[str]:
@@ -201,8 +214,8 @@ def _score(item: dict[str, Any], first: Any, out: Any, seconds: float) -> dict[s
         row["changed_fact"] = bool(not first.passed and out.action == "refined" and new_facts)
         row["broken"] = bool(lost) or not _kept(item["keep"], final) or out.action == "refused"
         return row
-    right_ok = not item["right"] or any(_stated(w, final) or _share_stated(w, final, item.get("right_from", ""))
-                                        for w in item["right"])
+    right_ok = not item["right"] or _amount_stated(item, final) or any(
+        _stated(w, final) or _share_stated(w, final, item.get("right_from", "")) for w in item["right"])
     wrong_gone = not item["wrong"] or not _stated(item["wrong"], final)
     row["fixed"] = bool(out.result.passed and out.action in ("refined", "passed") and right_ok and wrong_gone)
     row["broken"] = bool(lost) or (bool(item["keep"]) and (not _kept(item["keep"], final) or out.action == "refused"))

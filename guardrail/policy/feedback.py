@@ -170,6 +170,29 @@ def _classify(claim: str, wrong: Sequence[str], evidence: str) -> tuple[ErrorKin
     return "added", ()
 
 
+def _own_values(claim: str, wrong: Sequence[str], kind: ErrorKind, values: tuple[str, ...], evidence: str,
+                sents: Sequence[str], hint: str, question: str) -> tuple[ErrorKind, tuple[str, ...], str]:
+    """Evidence per flagged node: in a claim with several wrong words, one that the claim's
+    evidence sentence gives no value for is looked up in its own sentence (the one its own
+    slot's words point to: "six weeks of unbroken service" -> "6 months of continuous service",
+    while the claim's other flagged words chose a sentence about leave in weeks). A value found
+    there is the word's value, that sentence joins the evidence, and the item is a ``value``
+    item. A ``role`` item (every wrong word in the evidence) is left as it is."""
+    if len(wrong) < 2 or kind == "role":
+        return kind, values, evidence
+    out = list(values) if values else [""] * len(wrong)
+    extra: list[str] = []
+    for i, w in enumerate(wrong):
+        own = "" if out[i] else _evidence(claim, (w,), hint, sents, question)
+        found = value_candidates(w, claim, own) if own and own != evidence else []
+        if len(found) == 1:
+            out[i] = found[0]
+            extra.append(own)
+    if not extra:
+        return kind, values, evidence
+    return "value", tuple(out), " ".join(dict.fromkeys([evidence, *extra]))
+
+
 def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nodes: int = 8,
                    question: str | None = None) -> list[FeedbackItem]:
     """One :class:`FeedbackItem` per flagged claim of ``result``, in answer order.
@@ -192,6 +215,7 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
         hint = next((n.evidence for n in nodes if n.evidence), "")
         ev = _evidence(claim, wrong, hint, sents, question or "")
         kind, values = _classify(claim, wrong, ev)
+        kind, values, ev = _own_values(claim, wrong, kind, values, ev, sents, hint, question or "")
         items.append(FeedbackItem(claim, where, wrong, ev, kind, values, _marks(result.answer, where, nodes)))
     return items
 

@@ -115,3 +115,24 @@ def test_a_lead_in_before_an_unquoted_answer_is_dropped() -> None:
     assert unmark("Corrected answer: It opened in 1911.", "It opened in 1921.") == "It opened in 1911."
     assert unmark("The sign said: closed.", "The sign said: open.") == "The sign said: closed."
     assert unmark("Answer: yes.", "Answer: no.") == "Answer: yes."  # the previous answer opened the same way
+
+
+LEAVE = ["Birchwood offers 16 weeks of fully paid parental leave to the primary caregiver of a newborn or newly "
+         "adopted child, and 6 weeks of fully paid leave to the secondary caregiver. To be eligible, employees must "
+         "have completed 6 months of continuous service by the expected date of birth or placement. Leave must be "
+         "taken within 12 months of the birth or adoption and may be split into at most two blocks."]
+TWO_FLAGS = ("You qualify once you have six weeks of unbroken service, and the leave has to be used within a year "
+             "of the child's arrival, in no more than two parts.")
+
+
+def test_each_flagged_word_finds_its_value_in_its_own_sentence() -> None:
+    """Evidence per flagged node: the two flagged words of one claim point to different sentences;
+    together they chose the sentence about leave in weeks, which states no value for "six weeks".
+    Its own slot ("of unbroken service") points to "6 months of continuous service"."""
+    (item,) = feedback_items(_flagged(TWO_FLAGS, "six weeks", "no more than two"), LEAVE)
+    assert item.kind == "value" and item.values[0] == "6 months"
+    assert "6 months of continuous service" in item.evidence and item.evidence.startswith("Birchwood offers")
+    assert 'replace "six weeks" with "6 months"' in build_feedback(_flagged(TWO_FLAGS, "six weeks", "no more than two"),
+                                                                  LEAVE)
+    (alone,) = feedback_items(_flagged(TWO_FLAGS, "six weeks"), LEAVE)  # one flagged word: as before
+    assert alone.values == ("6 months",) and alone.evidence.startswith("To be eligible")
