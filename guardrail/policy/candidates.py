@@ -26,13 +26,19 @@ from guardrail.align.values import NumValue, number_values
 from guardrail.policy.numbers import is_number, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
-__all__ = ["WORD", "find_words", "is_name", "is_quantity", "value_candidates", "number_stated", "content_words", "word_key", "neighbours"]
+__all__ = ["WORD", "FUNCTION_WORDS", "find_words", "is_name", "is_quantity", "value_candidates", "number_stated",
+           "content_words", "word_key", "neighbours"]
 
 #: A word as the feedback compares words (numbers keep their separators: "1,200", "2.5").
 WORD = re.compile(r"\w+(?:[.,]\d+)*")
 _NUMBER = re.compile(r"(?<![\w.])[£$€¥]?\d(?:[\d,.]*\d)?(?:\s?(?:%|percent|million|billion|thousand))?(?![\w.]\w)")
 _NAME = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'-]*)*")
 _BARE = frozenset({"number", "percent", "currency"})  # dimensions whose surface needs no unit word
+#: Words the refinement's word matching leaves out: the evidence stop words and the particles of
+#: phrasal verbs, which say nothing about which sentence a claim's slot is in ("picks up cleaning"
+#: is not about "up to 150 minutes of cleaning"). Prepositions that carry a value's meaning
+#: ("over", "under", "before", "after") stay content words.
+FUNCTION_WORDS: frozenset[str] = EVIDENCE_STOP_WORDS | frozenset("up down off out into onto".split())
 
 
 def word_key(word: str) -> str:
@@ -43,7 +49,7 @@ def word_key(word: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """The :func:`word_key` s of ``text``'s words, function words left out."""
-    return {word_key(w) for w in WORD.findall(text) if w.lower() not in EVIDENCE_STOP_WORDS}
+    return {word_key(w) for w in WORD.findall(text) if w.lower() not in FUNCTION_WORDS}
 
 
 def neighbours(text: str, start: int, end: int, window: int = 4) -> set[str]:

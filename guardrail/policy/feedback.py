@@ -32,9 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from guardrail.policy.candidates import FUNCTION_WORDS, content_words, number_stated, value_candidates, word_key
 from guardrail.policy.candidates import WORD as _WORDS
-from guardrail.policy.candidates import content_words, number_stated, value_candidates, word_key
-from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
 
@@ -92,7 +91,7 @@ def _slot_weights(claim: str, wrong: Sequence[str]) -> dict[str, float]:
     Chemistry in 1921") count more than the subject, which a context often names with a
     pronoun ("In 1911 she won the Nobel Prize in Chemistry")."""
     bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
-    words = [(word_key(w), w.lower() in EVIDENCE_STOP_WORDS) for w in _WORDS.findall(claim)]
+    words = [(word_key(w), w.lower() in FUNCTION_WORDS) for w in _WORDS.findall(claim)]
     at = [i for i, (k, _) in enumerate(words) if k in bad]
     out: dict[str, float] = {}
     for i, (k, stop) in enumerate(words):

@@ -12,7 +12,8 @@ the evidence or any passage states is never replaced (the flag on it may be fals
 weeks'" leave, stated by a passage, is not rewritten from a sentence about "four weeks" back at
 work), nor is a measure written beside another value ("a year and a half").
 For an ``added`` item (the evidence has nothing in the wrong words' place), the smallest
-optional clause, appositive or prepositional phrase holding them is deleted
+optional clause, appositive or prepositional phrase holding them is deleted, unless one of them
+is a number a passage states (left to the LLM, like a stated number of a ``value`` item)
 (:mod:`guardrail.policy.pruning`) and the rest is kept; a sentence whose main clause holds
 them goes as a whole, but never the main clause of a one-sentence answer.
 A repair the guard does not pass is a rejected round, and the LLM rounds follow as before.
@@ -201,11 +202,18 @@ def _cut_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _stated_value(it: FeedbackItem, contexts: Sequence[str]) -> bool:
+    """Whether a wrong word of ``it`` is a number that a passage states (value and unit): the
+    flag on it may be false (the evidence quoted is not the passage's sentence that states it:
+    "After recharging to 80%" against a sentence about battery capacity), so it is not deleted."""
+    return any(is_quantity(w) and any(number_stated(w, t) for t in contexts) for w in it.wrong)
+
+
 def _repair_item(claim: str, it: FeedbackItem, contexts: Sequence[str], whole: bool,
                  values_only: bool) -> tuple[str, str] | None:
     if it.kind == "value":
         return _repair_value(claim, it, contexts)
-    return None if values_only else _repair_added(claim, it, whole)
+    return None if values_only or _stated_value(it, contexts) else _repair_added(claim, it, whole)
 
 
 def evidence_repair(answer: str, items: Sequence[FeedbackItem], contexts: Sequence[str] = (),

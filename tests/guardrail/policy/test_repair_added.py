@@ -124,3 +124,29 @@ def test_a_clause_that_also_states_a_right_fact_is_kept() -> None:
     kept = FeedbackItem(claim, item.span, item.wrong, evidence, "added", (), item.marks)
     assert prune_added(kept) is None  # "76 cm" would go with the detail: the LLM's turn
     assert prune_added(kept, whole=True) is None
+
+
+ROBOT = ["The R7 robot vacuum has a 5,200 mAh battery that provides up to 150 minutes of cleaning. When the battery "
+         "falls below 15%, the robot returns to its dock and resumes cleaning once it has charged to 80%."]
+
+
+def test_a_number_a_passage_states_is_not_deleted_as_added() -> None:
+    """The flag on a number a passage states may be false: the repair leaves it to the LLM
+    (``product_manual-02`` of ``benchmarks/refine.py`` lost its right "80%" to the repair)."""
+    claim = "After recharging to 80%, it picks up cleaning where it left off."
+    assert evidence_repair(claim, [_item(claim, "80%")], ROBOT) is None
+    assert evidence_repair(claim, [_item(claim, "80%")], ["The battery lasts 150 minutes."]) is not None
+
+
+def test_the_evidence_of_a_flagged_number_is_not_chosen_by_a_particle() -> None:
+    """"picks up cleaning" shares "up" with "up to 150 minutes of cleaning": a particle says
+    nothing about the claim's slot, so the sentence stating "80%" is quoted."""
+    from guardrail.policy.feedback import feedback_items
+    from guardrail.types import FlaggedNode, GuardResult, Span
+
+    answer = "After recharging to 80%, it picks up cleaning where it left off."
+    at = answer.index("80%")
+    node = FlaggedNode(node_id="a", text="80%", span=Span(start=at, end=at + 3), support=0.1)
+    result = GuardResult(passed=False, score=0.7, threshold=0.5, answer=answer, flagged_nodes=(node,))
+    (item,) = feedback_items(result, ROBOT)
+    assert item.evidence.startswith("When the battery falls below 15%")
