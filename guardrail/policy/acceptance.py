@@ -30,9 +30,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from guardrail.policy.candidates import FUNCTION_WORDS
 from guardrail.policy.feedback import FeedbackItem, content_words, word_key
 from guardrail.policy.numbers import number_value, numerals
-from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
 __all__ = ["Acceptance", "check_corrections", "introduced_values", "judge_round"]
 
@@ -73,7 +73,7 @@ def _item_at(items: Sequence[FeedbackItem], offsets: Sequence[int]) -> FeedbackI
 
 
 def _new_words(tokens: Sequence[tuple[str, int, int]]) -> list[str]:
-    return [w for w, _, _ in tokens if w.lower() not in EVIDENCE_STOP_WORDS]
+    return [w for w, _, _ in tokens if w.lower() not in FUNCTION_WORDS]
 
 
 def _problem(item: FeedbackItem, words: Sequence[str]) -> str:
@@ -140,7 +140,7 @@ def _frame_words(question: str) -> set[str]:
     """The :func:`~guardrail.policy.feedback.word_key` s of ``question``'s words that are not values
     (no digit, not capitalised)."""
     return {word_key(w) for w, _, _ in _tokens(question)
-            if not any(c.isdigit() or c.isupper() for c in w) and w.lower() not in EVIDENCE_STOP_WORDS}
+            if not any(c.isdigit() or c.isupper() for c in w) and w.lower() not in FUNCTION_WORDS}
 
 
 def _wrong_words(item: FeedbackItem) -> set[str]:

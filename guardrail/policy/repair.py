@@ -36,11 +36,10 @@ import re
 from collections.abc import Sequence
 
 from guardrail.align.values import number_values
-from guardrail.policy.candidates import find_words, is_name, is_quantity, number_stated
+from guardrail.policy.candidates import FUNCTION_WORDS, find_words, is_name, is_quantity, number_stated
 from guardrail.policy.feedback import FeedbackItem, word_key
 from guardrail.policy.numbers import Numeral, numerals, written_like
 from guardrail.policy.pruning import prune_added
-from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
 __all__ = ["evidence_repair"]
@@ -95,7 +94,7 @@ def _same_slot(claim: str, wrong: str, evidence: str, value: str) -> bool:
     for before in (True, False):
         a = _next_word(claim, i if before else i + len(wrong), before)
         b = _next_word(evidence, j if before else j + len(value), before)
-        if a and a == b and a not in EVIDENCE_STOP_WORDS:
+        if a and a == b and a not in FUNCTION_WORDS:
             return True
     return False
 

@@ -155,3 +155,16 @@ def test_a_polar_answer_and_the_questions_words_are_not_unsupported_corrections(
     # a value the question names is still not the evidence's: "Was it 1921?" does not make 1921 stated
     it = FeedbackItem("It opened in 1931.", (0, 18), ("1931",), "It opened in 1911.", "value", ("1911",))
     assert not check_corrections([it], "It opened in 1931.", "It opened in 1921.", "Did it open in 1921?").accepted
+
+
+def test_a_particle_is_read_alike_in_the_correction_and_the_evidence() -> None:
+    """The evidence's words and the correction's are read with one list of function words: a
+    correction copying "back-up" from the evidence is not rejected for writing "up" (the
+    evidence's "up" was left out as a particle while the correction's was kept)."""
+    from guardrail.policy.acceptance import check_corrections as check
+    from guardrail.policy.feedback import FeedbackItem
+
+    claim = "Keep a prescription in case symptoms last past day three."
+    it = FeedbackItem(claim, (0, len(claim)), ("day three",),
+                      "Consider a back-up prescription if symptoms have not improved within 3 to 5 days.", "value", ("",))
+    assert check([it], claim, "Keep a back-up prescription in case symptoms last past 5 days.").accepted
