@@ -102,7 +102,8 @@ def main() -> None:
             ("rate incl. start-up (items/s)", f"{local['items_per_s_with_startup']:.2f}",
              f"{ray['items_per_s_with_startup']:.2f}")]
     md = [f"# Ray Data vs one process ({args.n} HaluEval QA items, {args.num_cpus} Ray workers)", "",
-          f"`python benchmarks/ray_throughput.py --n {args.n} --num-cpus {args.num_cpus}` on {result['machine']}, "
+          f"`python benchmarks/ray_throughput.py --n {args.n} --num-cpus {args.num_cpus}"
+          f"{' --config ' + args.config if args.config else ''}` on {result['machine']}, "
           f"Python {result['python']}.", "", "| measure | one process | Ray Data |", "| --- | --- | --- |"]
     md += [f"| {k} | {x} | {y} |" for k, x, y in rows]
     (OUT / "ray.md").write_text("\n".join(md) + "\n", encoding="utf-8")
