@@ -83,6 +83,9 @@ STYLES: dict[str, Callable[[str], str]] = {
     "numbered_source": lambda a: "According to Document 2, " + _lower_first(a),
     "reasoning_aloud": lambda a: "Let's think step by step. " + a,
     "caveat": lambda a: a + " Please verify with the original source for the latest details.",
+    # added 2026-11-29 (fourteenth session): the speaker's own view of what it reports
+    "opinion": lambda a: a + " Honestly, that sounds great to me.",
+    "opinion_think": lambda a: a + " Personally, I think that's a really good option.",
 }
 
 

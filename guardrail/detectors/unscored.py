@@ -14,8 +14,9 @@ per-sentence scores:
 * declines, and sentences on what the context does not say, are left out when another sentence
   states something, else they get 0 (the answer declines: see :class:`~guardrail.Guard`'s
   ``declined``);
-* questions to the user and bare verdicts are left out when another sentence states something,
-  else scored as they are.
+* questions to the user, bare verdicts and the speaker's own evaluations ("Honestly, that sounds
+  great to me.", :func:`~guardrail.text.opinions.opinion_sentence`) are left out when another
+  sentence states something, else scored as they are.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from guardrail.text.declines import (
     verdict_fragment,
 )
 from guardrail.text.lexicon import CHAT_FUNCTION_WORDS
+from guardrail.text.opinions import opinion_sentence
 
 __all__ = ["mask_scores", "checkable", "non_answer", "framing"]
 
@@ -122,7 +124,7 @@ def mask_scores(texts: Sequence[str], claims: Sequence[str], evidence: Sequence[
     """
     decl = np.array([non_answer(t) or source_decline_sentence(t) for t in texts], dtype=bool)
     nice = np.array([framing(t) for t in texts], dtype=bool) & ~decl
-    aside = np.array([question_sentence(t) or verdict_fragment(t) for t in texts], dtype=bool)
+    aside = np.array([question_sentence(t) or verdict_fragment(t) or opinion_sentence(t) for t in texts], dtype=bool)
     facts = ~decl & ~nice & ~aside
     facts = facts if facts.any() else ~decl & ~nice  # no statement: its questions are scored
     sane = np.array([checkable(c, e) for c, e in zip(claims, evidence)], dtype=bool)

@@ -40,6 +40,7 @@ from guardrail.detectors.occlusion import MIN_GAIN, occlusion_gains
 from guardrail.detectors.unscored import framing, mask_scores
 from guardrail.text.hedges import hedge_spans, strip_hedges
 from guardrail.text.lexical import numbers_in
+from guardrail.text.opinions import opinion_sentence
 from guardrail.text.sentences import split_sentences
 from guardrail.text.surface import detokenize
 from guardrail.types import DetectorOutput, KnowledgeGraph, Node, NodeSupport, Span
@@ -69,13 +70,15 @@ class _Unit:
 def _units(answer: str, question: str | None, always: bool = False) -> list[_Unit]:
     """Sentence claims of ``answer``, each without its hedges (:func:`~guardrail.text.hedges.strip_hedges`),
     one opening with a pronoun read after the sentence before it (unless either only frames the
-    answer: :func:`~guardrail.detectors.unscored.framing`); ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
+    answer, :func:`~guardrail.detectors.unscored.framing`, or it is the speaker's own evaluation,
+    :func:`~guardrail.text.opinions.opinion_sentence`: "That seems fair to me."); ``question`` is prepended to short claims (see :func:`guardrail.align.claims.claim_text`),
     to every claim with ``always``."""
     spans = split_sentences(answer, clauses=True)
     out = []
     for k, (s, e) in enumerate(spans):
         text, base = answer[s:e], s
-        if k and _PRONOUN_START.match(text) and not framing(text) and not framing(answer[slice(*spans[k - 1])]):
+        if (k and _PRONOUN_START.match(text) and not framing(text) and not opinion_sentence(text)
+                and not framing(answer[slice(*spans[k - 1])])):
             text, base = answer[spans[k - 1][0]:e], spans[k - 1][0]
         hedges = tuple((base + a, base + b) for a, b in hedge_spans(text))
         out.append(_Unit(s, e, claim_text(detokenize(strip_hedges(text)), question, always=always), text, hedges))

@@ -14,7 +14,8 @@ __all__ = ["LEADING_WORDS", "STOP_WORDS", "EVIDENCE_STOP_WORDS", "LABEL_STOP_WOR
            "CHAT_FUNCTION_WORDS", "NON_ANSWER_WORDS", "DECLINE_WORDS", "PLEASANTRY_WORDS", "PLEASANTRY_HEADS",
            "VERDICT_WORDS", "LIGHT_VERBS", "RELATION_SKIP_WORDS", "VERB_SYNONYMS", "SYMMETRIC_VERBS", "PARTY_PREPOSITIONS",
            "DECLINE_PREAMBLES", "DECLINE_SOURCES", "DECLINE_SOURCE_VERBS", "DECLINE_SELF_VERBS",
-           "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS"]
+           "DECLINE_SHORT", "DECLINE_TOPIC_WORDS", "DECLINE_BREAK_WORDS", "DECLINE_CLAUSE_VERBS",
+           "OPINION_HEADS", "OPINION_MARKERS", "OPINION_WORDS"]
 
 #: Words removed from the start of a label (repeatedly): articles, demonstratives,
 #: possessive pronouns, quantifiers and wh-determiners.
@@ -329,3 +330,23 @@ DECLINE_BREAK_WORDS: frozenset[str] = frozenset(
 DECLINE_CLAUSE_VERBS: frozenset[str] = frozenset(
     "is was are were has had have did does do will would won became becomes held holds got made "
     "took gave lies lay opened founded built invented wrote published".split())
+
+#: Words that make a sentence an evaluation (:func:`guardrail.text.opinions.opinion_sentence`):
+#: it needs one of them ("good", "fair", "helpful", "like") ...
+OPINION_HEADS: frozenset[str] = frozenset(
+    "good great excellent fair reasonable sensible nice lovely wonderful fantastic amazing awesome brilliant "
+    "impressive interesting helpful useful handy convenient simple easy straightforward neat cool generous "
+    "solid smart clever decent worthwhile reassuring appealing attractive exciting enjoyable beautiful perfect "
+    "bad poor unfair disappointing annoying frustrating confusing complicated awkward odd strange "
+    "like likes love loves prefer appreciate".split())
+#: ... a mark that the speaker gives it as their own ("personally", "I think", "to me") ...
+OPINION_MARKERS: frozenset[str] = frozenset(
+    "i i'm im i'd i've me my personally honestly frankly opinion".split())
+#: ... and no word outside these, :data:`OPINION_HEADS` and :data:`PLEASANTRY_WORDS`. A closed list:
+#: a sentence with a name, a number or any other content word may state something and is scored.
+OPINION_WORDS: frozenset[str] = OPINION_HEADS | OPINION_MARKERS | frozenset(
+    "think thinks find finds feel feels believe guess reckon say must would should could really quite very "
+    "pretty rather fairly so such too overall definitely certainly genuinely truly actually kind sort bit "
+    "that that's thats this it it's its s is was be been seems seem sounds sound looks look appears to in "
+    "view how what which option options choice idea deal approach one thing things solution plan setup "
+    "arrangement move way and but also as well not no just".split())

@@ -21,6 +21,7 @@ def _mask(texts: list[str], p: list[float]) -> list[float]:
     "Would you like to know more?",                                     # a question to the user
     "Sadly no.",                                                        # a bare verdict
     "The context does not say how many of them are engineers.",         # what the context lacks
+    "Honestly, that sounds great to me.",                               # the speaker's own view
 ])
 def test_asides_leave_the_score_of_an_answer_that_states_something(aside):
     assert _mask([aside, "Norvik was founded in 2011."], [0.02, 0.9]) == [1.0, 0.9]
@@ -30,6 +31,7 @@ def test_framing_alone_is_not_flagged_and_a_decline_alone_is():
     assert _mask(["As an AI assistant, I can only go by the documents you shared."], [0.02]) == [1.0]
     assert _mask(["I don't know."], [0.9]) == [0.0]
     assert _mask(["Would you like to know more?"], [0.3]) == [0.3]  # nothing else: scored
+    assert _mask(["Personally, I think that's a good option."], [0.3]) == [0.3]  # an opinion alone: scored
 
 
 def test_gibberish_gets_nothing():
