@@ -214,7 +214,9 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "traveling meal movie film book show asking chatting talking see soon "
     # "I hope that clears things up.", "Happy to dig into any of these points further."
     "confusion earlier mistake misunderstanding oversight clears clear things up makes sense dig into "
-    "points point these those go deeper explain expand elaborate on".split()
+    "points point these those go deeper explain expand elaborate on "
+    # "Feel free to reach out if you have any other questions.", "Let me know if you'd like me to ..."
+    "reach out contact touch get d ll re ve like would".split()
 )
 
 #: Words that make a sentence one about the answer or the assistant, not the world ("As an AI
@@ -222,7 +224,7 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
 #: information."): it needs one of them ...
 META_HEADS: frozenset[str] = frozenset(
     "i me my we our us you your ai assistant chatbot bot here below following let answer answers response reply "
-    "summary overview recap rundown breakdown "
+    "summary overview recap rundown breakdown note disclaimer "
     # the sources themselves: "That's the key information from the documents."
     "context contexts documents document docs passages passage sources source excerpts excerpt".split()
 )
@@ -254,7 +256,10 @@ META_WORDS: frozenset[str] = frozenset(
     "mentioned "
     # "In conclusion, that is what the documents say.", "The documents may not cover every case."
     "conclusion conclude sum short brief not every all each case cases situation situations fully "
-    "completely".split()
+    "completely "
+    # caveats and disclaimers: "Note that details may vary.", "Disclaimer: this is not legal advice."
+    "vary varies differ differs change changes subject disclaimer legal medical financial professional "
+    "advice substitute consult qualified".split()
 )
 
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),

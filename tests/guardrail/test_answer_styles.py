@@ -65,6 +65,13 @@ STYLES = {
     "apologetic": lambda f: "Sorry for the confusion earlier. Good choice! " + ". ".join(f)
     + ". I hope that clears things up. Happy to dig into any of these points further.",
     "json_escaped": lambda f: '{"answer": "\\u2022 ' + ".\\n\\u2022 ".join(f) + '."}',
+    # fourteenth session: the speaker's view, a break-down opener, a restated question, disclaimers and offers
+    "opinion": lambda f: ". ".join(f) + ". Honestly, that sounds great to me. That seems fair to me.",
+    "break_down": lambda f: "Let me break this down: " + ". ".join(f) + ".",
+    "you_asked": lambda f: "You asked: What do we know about Norvik Robotics? " + ". ".join(f) + ".",
+    "disclaimers": lambda f: ". ".join(f) + ". Note that details may vary. Disclaimer: this is not legal advice.",
+    "offers": lambda f: ". ".join(f) + ". Feel free to reach out if you have any other questions. Let me know if "
+    "you'd like me to go into more detail on any of this.",
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
 #: as one long sentence, which the verifier scores as less supported.

@@ -30,7 +30,8 @@ def test_asides_leave_the_score_of_an_answer_that_states_something(aside):
 def test_framing_alone_is_not_flagged_and_a_decline_alone_is():
     assert _mask(["As an AI assistant, I can only go by the documents you shared."], [0.02]) == [1.0]
     assert _mask(["I don't know."], [0.9]) == [0.0]
-    assert _mask(["Would you like to know more?"], [0.3]) == [0.3]  # nothing else: scored
+    assert _mask(["Which model do you mean?"], [0.3]) == [0.3]  # a question, nothing else: scored
+    assert _mask(["Would you like to know more?"], [0.3]) == [1.0]  # an offer of more help: a pleasantry
     assert _mask(["Personally, I think that's a good option."], [0.3]) == [0.3]  # an opinion alone: scored
 
 

@@ -54,11 +54,14 @@ def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, exp
     ("Please verify with the original source for the latest details.", True),
     ("This is accurate as of the documents provided.", True),
     ("The documents may not cover every case.", True), ("In conclusion, that is what the documents say.", True),
+    ("Note that details may vary.", True), ("Disclaimer: this is not legal advice.", True),
+    ("Let me know if you'd like me to go into more detail on any of this.", True),
     # a name, a number, a polar word or any content word: scored
     ("Here is the answer: Norvik was founded in 2011.", False), ("The answer is no.", False),
     ("I am the CEO.", False), ("We are based in Oslo.", False), ("You qualify.", False),
     ("The documents were shared with the board.", False), ("It opened in 1932.", False),
     ("The source of the Nile is Lake Victoria.", False), ("The original documents were burned.", False),
+    ("Note that the office is closed on Mondays.", False), ("Prices vary by region.", False),
 ])
 def test_meta_sentences_frame_the_answer_without_content_words(sentence, expected):
     assert meta_sentence(sentence) is expected
@@ -71,3 +74,22 @@ def test_a_pronoun_is_not_read_after_a_framing_sentence():
                    "It shifted the carriage.", None)
     assert [u.text for u in units][1:] == ["Its designer was Carla Menotti.",
                                           "Its designer was Carla Menotti. It shifted the carriage."]
+
+
+@pytest.mark.parametrize("sentence", ["Feel free to reach out if you have any other questions.",
+                                      "Let me know if you'd like me to go into more detail on any of this."])
+def test_offers_of_more_help_are_pleasantries(sentence):
+    from guardrail.text.declines import pleasantry_sentence
+
+    assert pleasantry_sentence(sentence)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Let me break this down: Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("You asked: When was Norvik founded? It was founded in 2011.", "It was founded in 2011."),
+])
+def test_openers_that_introduce_the_answer_are_blanked(text, kept):
+    from guardrail.text.markup import blank_markup
+
+    out = blank_markup(text)
+    assert len(out) == len(text) and out.strip() == kept
