@@ -86,6 +86,12 @@ STYLES: dict[str, Callable[[str], str]] = {
     # added 2026-11-29 (fourteenth session): the speaker's own view of what it reports
     "opinion": lambda a: a + " Honestly, that sounds great to me.",
     "opinion_think": lambda a: a + " Personally, I think that's a really good option.",
+    "break_down": lambda a: "Let me break this down: " + a,
+    "analysis_opener": lambda a: "Based on my analysis of the documents, " + _lower_first(a),
+    "disclaimer": lambda a: a + " Note that details may vary. Disclaimer: this is not legal advice.",
+    "advice_closing": lambda a: a + " Always consult a professional before making decisions.",
+    "offer_closing": lambda a: a + " Feel free to reach out if you have any other questions.",
+    "sign_off": lambda a: a + " Thanks for your patience!\n\nBest regards,\nAssistant",
 }
 
 

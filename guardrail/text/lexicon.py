@@ -199,7 +199,9 @@ PLEASANTRY_HEADS: frozenset[str] = frozenset(
     # closings ("Enjoy your visit!", "Thanks for asking!", "Good luck!", "Take care!", "Cheers!")
     "enjoy enjoying thanks thank luck cheers care fun pleasure nice wonderful lovely wishes bye goodbye "
     # apologies and offers around the answer ("Sorry for the confusion earlier.", "Good choice!")
-    "sorry apologies apologize apologise choice pick".split()
+    "sorry apologies apologize apologise choice pick "
+    # sign-offs and thanks ("Best regards,", "Thanks for your patience!")
+    "regards patience".split()
 )
 
 #: ... and every other word from here or :data:`DECLINE_WORDS`. A closed list, as for declines: a
@@ -216,7 +218,7 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "confusion earlier mistake misunderstanding oversight clears clear things up makes sense dig into "
     "points point these those go deeper explain expand elaborate on "
     # "Feel free to reach out if you have any other questions.", "Let me know if you'd like me to ..."
-    "reach out contact touch get d ll re ve like would".split()
+    "reach out contact touch get d ll re ve like would best kind warm sincerely understanding".split()
 )
 
 #: Words that make a sentence one about the answer or the assistant, not the world ("As an AI
@@ -224,7 +226,9 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
 #: information."): it needs one of them ...
 META_HEADS: frozenset[str] = frozenset(
     "i me my we our us you your ai assistant chatbot bot here below following let answer answers response reply "
-    "summary overview recap rundown breakdown note disclaimer "
+    "summary overview recap rundown breakdown note disclaimer above "
+    # advice to check the answer ("Always consult a professional ...", "Please double-check the details ...")
+    "consult verify double "
     # the sources themselves: "That's the key information from the documents."
     "context contexts documents document docs passages passage sources source excerpts excerpt".split()
 )
@@ -259,7 +263,9 @@ META_WORDS: frozenset[str] = frozenset(
     "completely "
     # caveats and disclaimers: "Note that details may vary.", "Disclaimer: this is not legal advice."
     "vary varies differ differs change changes subject disclaimer legal medical financial professional "
-    "advice substitute consult qualified".split()
+    "advice substitute consult qualified always before making decisions decision relying rely them "
+    # what the search did not find: "I couldn't find anything else on this."
+    "couldn t cannot nothing anything else further".split()
 )
 
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),

@@ -72,6 +72,11 @@ STYLES = {
     "disclaimers": lambda f: ". ".join(f) + ". Note that details may vary. Disclaimer: this is not legal advice.",
     "offers": lambda f: ". ".join(f) + ". Feel free to reach out if you have any other questions. Let me know if "
     "you'd like me to go into more detail on any of this.",
+    "analysis_opener": lambda f: "Based on my analysis of the documents, " + f[0][0].lower() + f[0][1:] + ". As per "
+    "the docs, " + f[1][0].lower() + f[1][1:] + ". I can confirm that " + f[2][0].lower() + f[2][1:] + ".",
+    "advice_closing": lambda f: ". ".join(f) + ". I couldn't find anything else on this. Always consult a "
+    "professional before making decisions. Please double-check the details before relying on them.",
+    "sign_off": lambda f: ". ".join(f) + ". Thanks for your patience!\n\nBest regards,\nAssistant",
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
 #: as one long sentence, which the verifier scores as less supported.

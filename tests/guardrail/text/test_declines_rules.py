@@ -56,12 +56,15 @@ def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, exp
     ("The documents may not cover every case.", True), ("In conclusion, that is what the documents say.", True),
     ("Note that details may vary.", True), ("Disclaimer: this is not legal advice.", True),
     ("Let me know if you'd like me to go into more detail on any of this.", True),
+    ("I couldn't find anything else on this.", True), ("Always consult a professional before making decisions.", True),
+    ("Please double-check the details before relying on them.", True), ("See above.", True),
     # a name, a number, a polar word or any content word: scored
     ("Here is the answer: Norvik was founded in 2011.", False), ("The answer is no.", False),
     ("I am the CEO.", False), ("We are based in Oslo.", False), ("You qualify.", False),
     ("The documents were shared with the board.", False), ("It opened in 1932.", False),
     ("The source of the Nile is Lake Victoria.", False), ("The original documents were burned.", False),
     ("Note that the office is closed on Mondays.", False), ("Prices vary by region.", False),
+    ("Always check the filter before use.", False), ("The summit is 300 m above the valley.", False),
 ])
 def test_meta_sentences_frame_the_answer_without_content_words(sentence, expected):
     assert meta_sentence(sentence) is expected
@@ -77,7 +80,8 @@ def test_a_pronoun_is_not_read_after_a_framing_sentence():
 
 
 @pytest.mark.parametrize("sentence", ["Feel free to reach out if you have any other questions.",
-                                      "Let me know if you'd like me to go into more detail on any of this."])
+                                      "Let me know if you'd like me to go into more detail on any of this.",
+                                      "Thanks for your patience!", "Best regards,"])
 def test_offers_of_more_help_are_pleasantries(sentence):
     from guardrail.text.declines import pleasantry_sentence
 
@@ -87,6 +91,10 @@ def test_offers_of_more_help_are_pleasantries(sentence):
 @pytest.mark.parametrize(("text", "kept"), [
     ("Let me break this down: Norvik was founded in 2011.", "Norvik was founded in 2011."),
     ("You asked: When was Norvik founded? It was founded in 2011.", "It was founded in 2011."),
+    ("Based on my analysis of the documents, Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("As per the docs, Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("From what I understand, Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("I can confirm that Norvik was founded in 2011.", "Norvik was founded in 2011."),
 ])
 def test_openers_that_introduce_the_answer_are_blanked(text, kept):
     from guardrail.text.markup import blank_markup
