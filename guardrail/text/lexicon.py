@@ -200,8 +200,8 @@ PLEASANTRY_HEADS: frozenset[str] = frozenset(
     "enjoy enjoying thanks thank luck cheers care fun pleasure nice wonderful lovely wishes bye goodbye "
     # apologies and offers around the answer ("Sorry for the confusion earlier.", "Good choice!")
     "sorry apologies apologize apologise choice pick "
-    # sign-offs and thanks ("Best regards,", "Thanks for your patience!")
-    "regards patience".split()
+    # sign-offs, thanks and greetings ("Best regards,", "Thanks for your patience!", "Hi there!")
+    "regards patience hi hello hey clarify".split()
 )
 
 #: ... and every other word from here or :data:`DECLINE_WORDS`. A closed list, as for declines: a
@@ -218,7 +218,8 @@ PLEASANTRY_WORDS: frozenset[str] = PLEASANTRY_HEADS | frozenset(
     "confusion earlier mistake misunderstanding oversight clears clear things up makes sense dig into "
     "points point these those go deeper explain expand elaborate on "
     # "Feel free to reach out if you have any other questions.", "Let me know if you'd like me to ..."
-    "reach out contact touch get d ll re ve like would best kind warm sincerely understanding".split()
+    "reach out contact touch get d ll re ve like would best kind warm sincerely understanding everything "
+    "unclear clarify".split()
 )
 
 #: Words that make a sentence one about the answer or the assistant, not the world ("As an AI
@@ -265,7 +266,9 @@ META_WORDS: frozenset[str] = frozenset(
     "vary varies differ differs change changes subject disclaimer legal medical financial professional "
     "advice substitute consult qualified always before making decisions decision relying rely them "
     # what the search did not find: "I couldn't find anything else on this."
-    "couldn t cannot nothing anything else further".split()
+    "couldn t cannot nothing anything else further "
+    # what the assistant did: "As requested, here is the information.", "I checked the documents for you."
+    "requested request asked checked checking searched looked".split()
 )
 
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),

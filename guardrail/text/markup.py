@@ -79,7 +79,9 @@ _TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^\n]*?\S)\*\*(?![\w*])|(?<![\w_])__(?=\S)([^\n]*?\S)__(?![\w_])")
 _EM = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])([^_\n]*?[^\s_\\])_(?![\w_])")
-_SOURCE_NOTE = re.compile(r"\((?:sources?|see|refs?|references?|cf\.|citations?)\b[^()\n]{0,80}\)", re.IGNORECASE)
+_SOURCE_NOTE = re.compile(r"\((?:sources?|see|refs?|references?|cf\.|citations?)\b[^()\n]{0,80}\)"
+                          # a source note after a dash closing a line: "... \u2014 Source: company handbook"
+                          r"|[ \t]+[\u2014\u2013-][ \t]*(?:sources?|refs?|references?)[ \t]*:[^\n]{0,80}$", re.IGNORECASE)
 #: "(per the company profile)", "(according to the fact sheet)": an attribution to a source, no digit.
 _SOURCE_ASIDE = re.compile(
     r"\((?:per|as per|according to|as (?:stated|noted|mentioned|described|reported|shown) in|based on)[ \t]+"
@@ -168,7 +170,8 @@ _CODE = re.compile(r"(?<!`)(`{1,3})(?=[^\s`])([^`\n]*?[^\s`])\1(?!`)")
 _CITATION = re.compile(
     r"\[\^?\d{1,3}(?:[ \t]*[,;\u2013-][ \t]*\d{1,3})*\]"
     r"|\[(?:doc|docs|document|source|sources|passage|context|ref|reference|chunk)[ \t]*#?\d{1,3}\]"
-    r"|\u3010\d{1,3}(?:\u2020[^\u3011\n]{0,40})?\u3011",
+    r"|\u3010\d{1,3}(?:\u2020[^\u3011\n]{0,40})?\u3011"
+    r"|\[citation needed\]",
     re.IGNORECASE,
 )
 

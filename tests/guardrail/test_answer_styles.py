@@ -77,6 +77,9 @@ STYLES = {
     "advice_closing": lambda f: ". ".join(f) + ". I couldn't find anything else on this. Always consult a "
     "professional before making decisions. Please double-check the details before relying on them.",
     "sign_off": lambda f: ". ".join(f) + ". Thanks for your patience!\n\nBest regards,\nAssistant",
+    "greeting_checked": lambda f: "Hi there! As requested, here is the information. I checked the documents for you. "
+    + ". ".join(f) + ". Happy to clarify anything that's unclear.",
+    "source_dash": lambda f: ". ".join(f) + ". [citation needed] \u2014 Source: company handbook",
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
 #: as one long sentence, which the verifier scores as less supported.

@@ -58,6 +58,7 @@ def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, exp
     ("Let me know if you'd like me to go into more detail on any of this.", True),
     ("I couldn't find anything else on this.", True), ("Always consult a professional before making decisions.", True),
     ("Please double-check the details before relying on them.", True), ("See above.", True),
+    ("As requested, here is the information.", True), ("I checked the documents for you.", True),
     # a name, a number, a polar word or any content word: scored
     ("Here is the answer: Norvik was founded in 2011.", False), ("The answer is no.", False),
     ("I am the CEO.", False), ("We are based in Oslo.", False), ("You qualify.", False),
@@ -65,6 +66,7 @@ def test_verdict_fragments_are_bare_verdicts_without_content_words(sentence, exp
     ("The source of the Nile is Lake Victoria.", False), ("The original documents were burned.", False),
     ("Note that the office is closed on Mondays.", False), ("Prices vary by region.", False),
     ("Always check the filter before use.", False), ("The summit is 300 m above the valley.", False),
+    ("I checked the brakes.", False),
 ])
 def test_meta_sentences_frame_the_answer_without_content_words(sentence, expected):
     assert meta_sentence(sentence) is expected
@@ -81,7 +83,9 @@ def test_a_pronoun_is_not_read_after_a_framing_sentence():
 
 @pytest.mark.parametrize("sentence", ["Feel free to reach out if you have any other questions.",
                                       "Let me know if you'd like me to go into more detail on any of this.",
-                                      "Thanks for your patience!", "Best regards,"])
+                                      "Thanks for your patience!", "Best regards,", "Hi there!",
+                                      "Happy to clarify anything that's unclear.",
+                                      "I hope this helps, and good luck with everything!"])
 def test_offers_of_more_help_are_pleasantries(sentence):
     from guardrail.text.declines import pleasantry_sentence
 
@@ -95,6 +99,8 @@ def test_offers_of_more_help_are_pleasantries(sentence):
     ("As per the docs, Norvik was founded in 2011.", "Norvik was founded in 2011."),
     ("From what I understand, Norvik was founded in 2011.", "Norvik was founded in 2011."),
     ("I can confirm that Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("Norvik was founded in 2011. [citation needed]", "Norvik was founded in 2011."),
+    ("Norvik was founded in 2011. \u2014 Source: company handbook", "Norvik was founded in 2011."),
 ])
 def test_openers_that_introduce_the_answer_are_blanked(text, kept):
     from guardrail.text.markup import blank_markup
