@@ -129,4 +129,4 @@ def mask_scores(texts: Sequence[str], claims: Sequence[str], evidence: Sequence[
     facts = facts if facts.any() else ~decl & ~nice  # no statement: its questions are scored
     sane = np.array([checkable(c, e) for c, e in zip(claims, evidence)], dtype=bool)
     p = np.where(facts, p, 1.0 if facts.any() or not decl.any() else np.where(nice, 1.0, 0.0))
-    return np.where(sane | nice, p, 0.0)
+    return np.where(sane | nice | (aside & ~facts), p, 0.0)  # an aside left out is not gibberish ("Exactly!")

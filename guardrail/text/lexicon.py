@@ -201,7 +201,7 @@ PLEASANTRY_HEADS: frozenset[str] = frozenset(
     # apologies and offers around the answer ("Sorry for the confusion earlier.", "Good choice!")
     "sorry apologies apologize apologise choice pick "
     # sign-offs, thanks and greetings ("Best regards,", "Thanks for your patience!", "Hi there!")
-    "regards patience hi hello hey clarify".split()
+    "regards patience hi hello hey clarify lol haha hehe lmao".split()
 )
 
 #: ... and every other word from here or :data:`DECLINE_WORDS`. A closed list, as for declines: a
@@ -281,7 +281,9 @@ VERDICT_WORDS: frozenset[str] = frozenset(
     "maybe perhaps both neither either none all some only just quite really very pretty well oh ah alas "
     "sort kind sadly partly mostly largely probably possibly definitely absolutely certainly actually "
     "basically apparently surprisingly shockingly naturally obviously clearly technically roughly nearly "
-    "almost hardly barely arguably generally usually sometimes rarely never always".split()
+    "almost hardly barely arguably generally usually sometimes rarely never always "
+    # reactions: "I agree.", "Agreed!", "Wow!", "Oh cool!", "Haha!"
+    "i agree agreed wow cool nice awesome great haha hehe lol yay ooh".split()
 )
 
 #: Light verbs: too general to be the predicate a negation is checked on.
@@ -351,11 +353,13 @@ OPINION_HEADS: frozenset[str] = frozenset(
     "good great excellent fair reasonable sensible nice lovely wonderful fantastic amazing awesome brilliant "
     "impressive interesting helpful useful handy convenient simple easy straightforward neat cool generous "
     "solid smart clever decent worthwhile reassuring appealing attractive exciting enjoyable beautiful perfect "
-    "bad poor unfair disappointing annoying frustrating confusing complicated awkward odd strange "
+    "bad poor unfair disappointing annoying frustrating confusing complicated awkward odd strange cool "
     "like likes love loves prefer appreciate".split())
 #: ... a mark that the speaker gives it as their own ("personally", "I think", "to me") ...
 OPINION_MARKERS: frozenset[str] = frozenset(
-    "i i'm im i'd i've me my personally honestly frankly opinion".split())
+    "i i'm im i'd i've me my personally honestly frankly opinion "
+    # a tag question asks the user to share it: "Pretty cool, right?", "Fantastic, isn't it?"
+    "right isn't isnt".split())
 #: ... and no word outside these, :data:`OPINION_HEADS` and :data:`PLEASANTRY_WORDS`. A closed list:
 #: a sentence with a name, a number or any other content word may state something and is scored.
 OPINION_WORDS: frozenset[str] = OPINION_HEADS | OPINION_MARKERS | frozenset(

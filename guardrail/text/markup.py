@@ -158,7 +158,7 @@ _ATTRIBUTION = re.compile(
     r"|let me (?:break (?:this|it) down|explain|walk you through (?:this|it)|summari[sz]e)[ \t]*(?::|,|[ \t]\u2014)[ \t]*"
     r"|(?:you asked|your question(?: was)?)[ \t]*:?[ \t]*[^?\n]{1,300}\?[ \t]*"
     r"|(?:to answer your question|in short|in brief|simply put|put simply|long story short|sure thing|sure|"
-    r"certainly|of course|absolutely)[ \t]*(?:,|[ \t]\u2014|[ \t]\u2013|[ \t]-)[ \t]*"
+    r"certainly|of course|absolutely|oh wow|wow|oh|ah|ooh|haha|hmm)[ \t]*(?:,|[ \t]\u2014|[ \t]\u2013|[ \t]-)[ \t]*"
     r"|" + _SOURCE_WORDS + r"[ \t]+(?:do|does|did)[ \t]+not[ \t]+(?:mention|say|specify|state|include|provide|"
     r"contain|give|indicate|list|cover)\b[^,.;:!?\n]{0,80},[ \t]*(?:but|however,?)[ \t]+"
     r")", re.IGNORECASE)

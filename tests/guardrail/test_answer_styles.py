@@ -80,6 +80,8 @@ STYLES = {
     "greeting_checked": lambda f: "Hi there! As requested, here is the information. I checked the documents for you. "
     + ". ".join(f) + ". Happy to clarify anything that's unclear.",
     "source_dash": lambda f: ". ".join(f) + ". [citation needed] \u2014 Source: company handbook",
+    "reactions": lambda f: "Exactly! I agree. Wow, " + f[0][0].lower() + f[0][1:] + ". " + ". ".join(f[1:])
+    + ". Pretty cool, right? lol",
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
 #: as one long sentence, which the verifier scores as less supported.

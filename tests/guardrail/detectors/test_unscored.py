@@ -39,6 +39,14 @@ def test_gibberish_gets_nothing():
     assert _mask(["qwertyuiop asdfghjkl", "Norvik was founded in 2011."], [0.9, 0.9]) == [0.0, 0.9]
 
 
+@pytest.mark.parametrize("aside", ["Exactly!", "I agree.", "Impressive, right?", "Oh cool!", "lol"])
+def test_an_aside_left_out_is_not_read_as_gibberish(aside):
+    """A one-word reaction shares no word with the evidence and holds no function word: the
+    gibberish rule zeroed it after the aside rule had left it out, and the answer it opened
+    failed at score 1.0 ("Impressive, right? Some of those sarsens weigh about 25 tonnes ...")."""
+    assert _mask([aside, "Norvik was founded in 2011."], [0.0, 0.9]) == [1.0, 0.9]
+
+
 def test_framing_is_pleasantries_and_meta_sentences_only():
     assert framing("Let me know if you need anything else!")
     assert framing("Please verify with the original source for the latest details.")

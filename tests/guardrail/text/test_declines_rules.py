@@ -34,7 +34,7 @@ def test_the_rules_differ_where_documented(text: str, whole_answer: bool, one_se
 
 @pytest.mark.parametrize(("sentence", "expected"), [
     ("No.", True), ("Sadly no.", True), ("Partly!", True), ("Not really!", True), ("It was!", True),
-    ("It wasn\u2019t.", True), ("Yes, absolutely.", True),
+    ("It wasn\u2019t.", True), ("Yes, absolutely.", True), ("I agree.", True), ("Oh cool!", True), ("Exactly!", True),
     ("Paris.", False), ("Italy!", False), ("Steve Jobs.", False), ("Only about 12 seconds.", False),
     ("It is red.", False), ("No, it's blue.", False), ("Shockingly short!", False), ("Yes, but slowly.", False),
     ("Yes, a lucky contamination.", False), ("Not in 2020.", False), ("No, Lyon.", False),
@@ -101,6 +101,8 @@ def test_offers_of_more_help_are_pleasantries(sentence):
     ("I can confirm that Norvik was founded in 2011.", "Norvik was founded in 2011."),
     ("Norvik was founded in 2011. [citation needed]", "Norvik was founded in 2011."),
     ("Norvik was founded in 2011. \u2014 Source: company handbook", "Norvik was founded in 2011."),
+    ("Wow, Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("Oh wow, Norvik was founded in 2011.", "Norvik was founded in 2011."),
 ])
 def test_openers_that_introduce_the_answer_are_blanked(text, kept):
     from guardrail.text.markup import blank_markup

@@ -16,6 +16,7 @@ from guardrail.text.opinions import opinion_sentence
     "I love how simple that is.",
     "I find that really helpful.",
     "In my opinion, it\u2019s a sensible approach.",
+    "Pretty cool, right?", "Fantastic, isn't it?",
 ])
 def test_an_evaluation_the_speaker_gives_as_their_own_is_an_opinion(sentence: str) -> None:
     assert opinion_sentence(sentence)
