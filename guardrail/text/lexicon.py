@@ -268,7 +268,7 @@ META_WORDS: frozenset[str] = frozenset(
     # what the search did not find: "I couldn't find anything else on this."
     "couldn t cannot nothing anything else further "
     # what the assistant did: "As requested, here is the information.", "I checked the documents for you."
-    "requested request asked checked checking searched looked".split()
+    "requested request asked checked checking searched looked gist".split()
 )
 
 #: The words a bare verdict is made of ("No.", "Not really!", "It was!", "Sadly no.", "Partly!"),

@@ -75,7 +75,17 @@ _HEADER = re.compile(r"^([ \t]{0,3}#{1,6})([ \t]+|$)")
 _QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022\u25aa\u2023\u25e6]|\d{1,3}[.)]|[a-z]\))[ \t]+(?=\S)")
 _RULE = re.compile(r"^[ \t]*(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$")
+_TABLE_SEP = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$"
+                        r"|^[ \t]*\|[ \t]*:?-{3,}:?[ \t]*\|[ \t]*$")  # one column: "|---|"
+#: A line that is only a bold phrase: a title ("**Key facts**"), blanked like a header when short.
+_BOLD_TITLE = re.compile(r"^[ \t]*(\*\*|__)([^*_\n]+?)\1[ \t]*:?[ \t]*$")
+#: An inline enumeration marker at a sentence start: "(1) ... (2) ...".
+_INLINE_ENUM = re.compile(r"(?:^[ \t]*|(?<=[.!?:;][ \t]))\(\d{1,2}\)[ \t]+")
+#: Hashtags closing a line ("... #policy #faq"), not a number ("#1"), a name's sign ("C#") or a
+#: hashtag inside the text, which may be its subject ("#tacocannon trends in Omaha").
+_HASHTAG = re.compile(r"(?:[ \t]+#[A-Za-z][\w-]*)+[ \t]*$")
+#: A postscript mark opening a line: "P.S.", "PS:".
+_POSTSCRIPT = re.compile(r"^[ \t]*P\.?[ \t]?S\.?[ \t]*[:,\u2014-]?[ \t]+")
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^\n]*?\S)\*\*(?![\w*])|(?<![\w_])__(?=\S)([^\n]*?\S)__(?![\w_])")
 _EM = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])([^_\n]*?[^\s_\\])_(?![\w_])")
@@ -139,7 +149,7 @@ _LABEL = re.compile(
     r"^[ \t]*(?:A|Answer|Short answer|Final answer|TL;?DR|Summary|In short|In summary|Bottom line|"
     r"(?:Step|Point|Item|Fact|Reason|Finding|Tip|Takeaway)[ \t]+\d{1,3}|Note|Key (?:points|facts|findings|details)|"
     r"Main points|Highlights|Overview|Response|Explanation|Reasoning|Rationale|Justification|Correction|"
-    r"Update|Clarification|Details)"
+    r"Update|Clarification|Details|One more thing)"
     r"[ \t]*:[ \t]*", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[ \t]*(?:here (?:is|are)|the following|below (?:is|are))\b[^\n]{0,80}:[ \t]*$", re.IGNORECASE)
 _SOURCE_WORDS = (r"(?:the[ \t]+)?(?:provided[ \t]+|given[ \t]+|retrieved[ \t]+|above[ \t]+|available[ \t]+)?"
@@ -154,7 +164,7 @@ _ATTRIBUTION = re.compile(
     r"|(?:i|we)[ \t]+found[ \t]+that[ \t]+"
     r"|from what (?:i|we) (?:can (?:see|tell|find)|understand|gather)(?:[ \t]+in[ \t]+" + _SOURCE_WORDS + r")?[ \t]*,[ \t]*"
     r"|(?:i|we) can confirm(?:[ \t]+that)?[ \t]+"
-    r"|in conclusion[ \t]*,[ \t]*"
+    r"|(?:in conclusion|in other words)[ \t]*,[ \t]*"
     r"|let me (?:break (?:this|it) down|explain|walk you through (?:this|it)|summari[sz]e)[ \t]*(?::|,|[ \t]\u2014)[ \t]*"
     r"|(?:you asked|your question(?: was)?)[ \t]*:?[ \t]*[^?\n]{1,300}\?[ \t]*"
     r"|(?:to answer your question|in short|in brief|simply put|put simply|long story short|sure thing|sure|"
@@ -195,7 +205,17 @@ def _table_row(line: str) -> str:
     return line[:first] + " " + inner + " " + line[last + 1:]
 
 
+def _bold_title(line: str) -> bool:
+    m = _BOLD_TITLE.match(line)
+    if m is None:
+        return False
+    words = m.group(2).lower().split()
+    return len(words) <= TITLE_MAX_WORDS and not any(c.isdigit() for c in m.group(2)) and not _STATEMENT_WORDS & set(words)
+
+
 def _line(line: str, is_header_row: bool) -> str:
+    if _bold_title(line):
+        return _spaces(line)
     if (_FENCE.match(line) or _RULE.match(line) or _TABLE_SEP.match(line) or is_header_row
             or _QUESTION_LINE.match(line) or _LEAD_IN.match(line) or _CONFIDENCE_LINE.match(line)):
         return _spaces(line)
@@ -214,8 +234,10 @@ def _line(line: str, is_header_row: bool) -> str:
     line = _pairs(_EM, line, 1)
     line = _CODE.sub(lambda x: " " * len(x.group(1)) + x.group(2) + " " * len(x.group(1)), line)
     line = _LABEL.sub(lambda x: " " * len(x.group(0)), line, count=1)
+    line = _POSTSCRIPT.sub(lambda x: " " * len(x.group(0)), line, count=1)
     line = _LINK.sub(_link, line)
-    for pat in (_AUTOLINK, _BARE_URL, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_POINTER, _CONFIDENCE,
+    for pat in (_AUTOLINK, _BARE_URL, _HTML_TAG, _CITATION, _SOURCE_NOTE, _SOURCE_POINTER, _CONFIDENCE, _INLINE_ENUM,
+                _HASHTAG,
                 _SOURCE_ASIDE, _ATTRIBUTION, _TRAILING_ATTRIBUTION, _EMPTY_BRACKETS):
         line = pat.sub(lambda x: " " * len(x.group(0)), line)
     return _blank_symbols(blank_footnote_marks(line))

@@ -82,6 +82,9 @@ STYLES = {
     "source_dash": lambda f: ". ".join(f) + ". [citation needed] \u2014 Source: company handbook",
     "reactions": lambda f: "Exactly! I agree. Wow, " + f[0][0].lower() + f[0][1:] + ". " + ". ".join(f[1:])
     + ". Pretty cool, right? lol",
+    "bold_title_table": lambda f: "**Key facts**\n\n| Fact |\n|---|\n" + "\n".join(f"| {x} |" for x in f)
+    + "\n\nP.S. Let me know if anything is unclear. #robots #faq",
+    "paren_enum": lambda f: " ".join(f"({i}) {x}." for i, x in enumerate(f, 1)),
 }
 #: Styles whose faithful form is still flagged (issue 23, open): facts joined by dashes are read
 #: as one long sentence, which the verifier scores as less supported.

@@ -103,6 +103,15 @@ def test_offers_of_more_help_are_pleasantries(sentence):
     ("Norvik was founded in 2011. \u2014 Source: company handbook", "Norvik was founded in 2011."),
     ("Wow, Norvik was founded in 2011.", "Norvik was founded in 2011."),
     ("Oh wow, Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("**Key facts**\n\nNorvik was founded in 2011.", "Norvik was founded in 2011."),  # a bold title line
+    ("(1) Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("Norvik was founded in 2011. #robots #faq", "Norvik was founded in 2011."),
+    ("Norvik was founded in 2011.\n\nP.S. Let me know if anything is unclear.",
+     "Norvik was founded in 2011.\n\n     Let me know if anything is unclear."),
+    ("In other words, Norvik was founded in 2011.", "Norvik was founded in 2011."),
+    ("| Fact |\n|---|\n| Norvik was founded in 2011 |", "Norvik was founded in 2011"),  # one column
+    ("#tacocannon trends in Omaha.", "#tacocannon trends in Omaha."),  # a hashtag inside the text stays
+    ("**Norvik was founded in 2011.**", "Norvik was founded in 2011."),  # a bold statement is no title
 ])
 def test_openers_that_introduce_the_answer_are_blanked(text, kept):
     from guardrail.text.markup import blank_markup
