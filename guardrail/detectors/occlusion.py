@@ -28,8 +28,9 @@ __all__ = ["without", "occlusion_gains", "MIN_GAIN", "MAX_OCCLUSIONS"]
 MIN_GAIN = 0.15
 #: Most shortened claims scored per answer (each is one more cross-encoder pair).
 MAX_OCCLUSIONS = 24
-_LEAD = r"(?:\b(?:in|on|at|of|by|from|to|for|with|the|a|an|about|around|nearly|almost|over|some)\s+)*"
-_PREP = re.compile(r"\b(?:in|on|at|of|by|from|to|for|with|about|around|nearly|almost|over)\b", re.I)
+_PREPOSITIONS = r"in|on|at|of|by|from|to|for|with|about|around|nearly|almost|over"
+_LEAD = r"(?:\b(?:" + _PREPOSITIONS + r"|the|a|an|some)\s+)*"
+_PREP = re.compile(r"\b(?:" + _PREPOSITIONS + r")\b", re.I)
 #: What stands in for a removed name that is not the object of a preposition (a subject or a
 #: direct object): deleting "Kofi Mensah" from "Kofi Mensah got two goals" leaves a fragment the
 #: verifier reads as vaguer, hence better supported, whatever else the claim gets wrong.

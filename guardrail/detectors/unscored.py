@@ -8,7 +8,8 @@ these states a fact about the world, so scored against the evidence their p(supp
 rules live in :mod:`guardrail.text.declines`; :func:`mask_scores` applies them to the verifier's
 per-sentence scores:
 
-* gibberish (no word that is an English function word or occurs in the evidence) gets 0;
+* gibberish (no word that is an English function word or occurs in the evidence) gets 0, unless
+  it is an aside left out below ("Exactly!", "Impressive, right?" share no word with anything);
 * pleasantries and sentences about the answer or the assistant (:func:`~guardrail.text.declines.meta_sentence`)
   are always left out (an answer of nothing else is not flagged for them);
 * declines, and sentences on what the context does not say, are left out when another sentence

@@ -20,7 +20,7 @@ What is blanked (and nothing else):
   letters (``a)``), blockquote ``>`` markers and header ``#`` markers; a header line of at
   most :data:`TITLE_MAX_WORDS` words with no digit and no auxiliary verb (a title: "Summary",
   "Key facts") is blanked whole, while one that states something ("## Norvik is owned by
-  Siemens") is read as a sentence;
+  Siemens") is read as a sentence, and so is a line that is only a bold title ("**Key facts**");
 * horizontal rules and a table's separator row (``|---|---|``) and the header row above it, and a
   row-number column (first cells counting 1, 2, 3 ... under a "#" or "No." header, or none);
   the outer cell borders of a table row become spaces and its inner borders commas;
@@ -30,7 +30,8 @@ What is blanked (and nothing else):
   a self-assessment ("(Confidence: high)", a "Confidence: high" label) and a trailing
   source list (a line opening with "Sources:" or "References:", and the ``[n] ...`` lines under it);
 * answer scaffolding that states no fact: a label opening a line ("Answer:", "Final answer:",
-  "TL;DR:", "Summary:", "Step 2:", "Point 1:", "A:"), a restated question line ("Q: ...", "Question: ..."),
+  "TL;DR:", "Summary:", "Step 2:", "Point 1:", "A:", "P.S."), "(1)" markers opening a sentence,
+  hashtags closing a line ("#policy #faq"; one inside the text may be its subject and stays), a restated question line ("Q: ...", "Question: ..."),
   a lead-in line that introduces a list ("Here are the key facts:"), an attribution opening
   or closing a sentence ("According to the provided context,", "Based on the documents,", "The
   context states that", "I found the following in the documents:", "..., according to the
@@ -85,7 +86,7 @@ _INLINE_ENUM = re.compile(r"(?:^[ \t]*|(?<=[.!?:;][ \t]))\(\d{1,2}\)[ \t]+")
 #: hashtag inside the text, which may be its subject ("#tacocannon trends in Omaha").
 _HASHTAG = re.compile(r"(?:[ \t]+#[A-Za-z][\w-]*)+[ \t]*$")
 #: A postscript mark opening a line: "P.S.", "PS:".
-_POSTSCRIPT = re.compile(r"^[ \t]*P\.?[ \t]?S\.?[ \t]*[:,\u2014-]?[ \t]+")
+_POSTSCRIPT = re.compile(r"^[ \t]*(?:P\.[ \t]?S\.|PS[ \t]*:)[ \t]*")  # not "PS Vita", "PS4"
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^\n]*?\S)\*\*(?![\w*])|(?<![\w_])__(?=\S)([^\n]*?\S)__(?![\w_])")
 _EM = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])([^_\n]*?[^\s_\\])_(?![\w_])")
@@ -205,16 +206,15 @@ def _table_row(line: str) -> str:
     return line[:first] + " " + inner + " " + line[last + 1:]
 
 
-def _bold_title(line: str) -> bool:
-    m = _BOLD_TITLE.match(line)
-    if m is None:
-        return False
-    words = m.group(2).lower().split()
-    return len(words) <= TITLE_MAX_WORDS and not any(c.isdigit() for c in m.group(2)) and not _STATEMENT_WORDS & set(words)
+def _title(text: str) -> bool:
+    """A title, not a statement: at most :data:`TITLE_MAX_WORDS` words, no digit, no auxiliary verb."""
+    words = text.lower().split()
+    return len(words) <= TITLE_MAX_WORDS and not any(c.isdigit() for c in text) and not _STATEMENT_WORDS & set(words)
 
 
 def _line(line: str, is_header_row: bool) -> str:
-    if _bold_title(line):
+    bold = _BOLD_TITLE.match(line)
+    if bold is not None and _title(bold.group(2)):
         return _spaces(line)
     if (_FENCE.match(line) or _RULE.match(line) or _TABLE_SEP.match(line) or is_header_row
             or _QUESTION_LINE.match(line) or _LEAD_IN.match(line) or _CONFIDENCE_LINE.match(line)):
@@ -223,9 +223,7 @@ def _line(line: str, is_header_row: bool) -> str:
         line = _table_row(line)
     m = _HEADER.match(line)
     if m:
-        rest = line[m.end():]
-        words = rest.lower().split()
-        if len(words) <= TITLE_MAX_WORDS and not any(c.isdigit() for c in rest) and not _STATEMENT_WORDS & set(words):
+        if _title(line[m.end():]):
             return _spaces(line)
         line = " " * m.end(1) + line[m.end(1):]
     for pat in (_QUOTE, _BULLET):

@@ -54,6 +54,6 @@ def opinion_sentence(sentence: str) -> bool:
     >>> opinion_sentence("I think the warranty is good for two years.")
     False
     """
-    words = [w.replace("\u2019", "'") for w in _WORD.findall(sentence.lower().replace("\u2019", "'"))]
+    words = _WORD.findall(sentence.lower().replace("\u2019", "'"))
     return (any(w in lx.OPINION_HEADS for w in words) and any(w in lx.OPINION_MARKERS for w in words)
             and all(w in lx.OPINION_WORDS or w in lx.PLEASANTRY_WORDS for w in words))

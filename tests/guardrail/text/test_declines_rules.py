@@ -112,6 +112,7 @@ def test_offers_of_more_help_are_pleasantries(sentence):
     ("| Fact |\n|---|\n| Norvik was founded in 2011 |", "Norvik was founded in 2011"),  # one column
     ("#tacocannon trends in Omaha.", "#tacocannon trends in Omaha."),  # a hashtag inside the text stays
     ("**Norvik was founded in 2011.**", "Norvik was founded in 2011."),  # a bold statement is no title
+    ("PS Vita sales fell in 2013.", "PS Vita sales fell in 2013."),  # a name, not a postscript
 ])
 def test_openers_that_introduce_the_answer_are_blanked(text, kept):
     from guardrail.text.markup import blank_markup
