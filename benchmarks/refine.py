@@ -15,7 +15,9 @@ Items (small, so that a run finishes on 2 shared CPU cores; sizes are flags):
   or capitalised name not in the original)?
 
 Per item: caught (flagged), fixed (the final answer passes, drops the wrong words and
-states the right fact; a number of a share, "4" of "four in ten", is stated by the same share, "40%"), broken (the faithful part lost, or a refusal), rounds (LLM
+states the right fact; a number of a share, "4" of "four in ten", is stated by the same share, "40%"), broken (a
+fact of the original outside the error span lost or changed, the faithful part lost — its numbers and names, or
+70 % of its words when it has none: :func:`_kept` — or a refusal), rounds (LLM
 calls), seconds. A fact counts as kept when the final answer states it in another number
 form ("3" / "three", "1.5 million" / "1,500,000": :func:`_stated`); an answer opener ("Yes.",
 "The answer is") and a sentence's first function word ("Once") are not facts. The guard is the default ``Guard()``; refinement is
@@ -189,6 +191,13 @@ def faithful_items(n: int) -> list[dict[str, Any]]:
 
 
 def _kept(keep: str, final: str) -> bool:
+    """Whether ``final`` keeps the faithful part ``keep``: every fact of it (number, capitalised
+    name: :func:`_facts`) stated, in any form (:func:`_stated`); a part without such a fact keeps
+    70 % of its content words. (Until the fifteenth session every part was judged by the 70 % word
+    overlap, which counted a faithful rewording that kept every number and name as broken.)"""
+    facts = _facts(keep)
+    if facts:
+        return all(_stated(f, final, keep) for f in facts)
     words = _words(keep)
     return not words or len(words & _words(final)) >= 0.7 * len(words)
 
@@ -256,7 +265,7 @@ def _write(rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
              f"{meta['note']} Model: {meta['model']}; LLM speed: {meta.get('llm_speed')}.", "",
              "Fixed = the final answer passes, the error span's wrong words are gone and the right fact is stated; "
              "broken = a fact of the original outside the error span is lost or changed, or the faithful part is "
-             "lost (HaluEval answers have no error span: only a lost faithful part counts there); a fact stated in "
+             "lost (its numbers and names, or 70 % of its words when it has none) or refused (HaluEval answers have no error span: only a lost faithful part counts there); a fact stated in "
              "another number form (3 / three) is kept, an opener (Yes., The answer is) is not a fact. The refiner "
              "tries the evidence repair (no LLM) first, then the LLM; a loop that ends flagged delivers the best "
              "answer seen with its flagged clauses cut when the guard passes that, else the refusal.", "", "| measure | value |", "|---|---|"]

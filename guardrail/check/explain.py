@@ -12,7 +12,8 @@ from __future__ import annotations
 from guardrail.check.inputs import Run
 from guardrail.check.judge import Verdict
 from guardrail.check.parts import Parts
-from guardrail.types import GuardResult
+from guardrail.explain.weakest import weakest_claim
+from guardrail.types import Explanation, GuardResult
 
 __all__ = ["explain"]
 
@@ -38,8 +39,23 @@ def explain(parts: Parts, verdict: Verdict, run: Run) -> GuardResult:
     with run.timed("explain"):
         selected = item.context_graph if verdict.passed else item.selected_context()
         explanation, flagged = parts.explainer.get().explain(item, verdict.outputs, verdict.flagged)
+        if not verdict.passed and not flagged:
+            explanation = _unflagged(item.answer, verdict)
     return run.result(
         passed=verdict.passed, score=verdict.score, detector_scores={o.name: o.score for o in verdict.outputs},
         detectors=verdict.outputs, claim_graph=item.claim_graph, context_graph=selected,
         flagged_nodes=flagged, explanation=explanation,
     )
+
+
+def _unflagged(answer: str, verdict: Verdict) -> Explanation:
+    """The summary of a failed answer with no flagged node: the whole scored at or above the
+    threshold while every node's claim stayed above the node threshold; its weakest claim
+    (:func:`~guardrail.explain.weakest.weakest_claim`) is named with its evidence."""
+    weak = weakest_claim(verdict.outputs)
+    summary = f"No single answer node is unsupported, but the answer as a whole scores {verdict.score:.2f}."
+    if weak is not None:
+        claim = " ".join(answer[weak.start:weak.end].split())
+        summary += f" Least supported claim: '{claim}' (support {weak.support:.2f})"
+        summary += f"; evidence: '{' '.join(weak.evidence.split())}'" if weak.evidence else "."
+    return Explanation(summary=summary)

@@ -11,7 +11,10 @@ out) and the kind of error, which decides what the LLM is told to do:
 * ``role``: the wrong words *are* in the evidence, in another role (a swapped subject
   and object, the wrong actor): state who did what as the evidence does;
 * ``added``: the evidence has nothing in their place (or no sentence matches): delete
-  the unsupported detail with the smallest clause holding it, keep the rest.
+  the unsupported detail with the smallest clause holding it, keep the rest;
+* ``restate``: the answer failed with no node flagged (:mod:`guardrail.explain.weakest`): its
+  least supported claim, with no wrong words, is to be restated with its evidence sentence's
+  words for each fact (the loop sent empty feedback before, and the model repeated the answer).
 
 The same items, with their evidence, are what :mod:`guardrail.policy.acceptance`
 checks a refined answer against, so a correction is judged by the sentence it was
@@ -32,15 +35,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from guardrail.explain.weakest import weakest_claim
 from guardrail.policy.candidates import FUNCTION_WORDS, content_words, number_stated, value_candidates, word_key
 from guardrail.policy.candidates import WORD as _WORDS
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
 
 __all__ = ["FeedbackItem", "ErrorKind", "MARK_OPEN", "MARK_CLOSE", "feedback_items", "marked", "unmark",
-           "render_item", "render_short_item", "build_feedback", "content_words", "word_key"]
+           "render_item", "render_short_item", "build_feedback", "edit_instruction", "content_words", "word_key"]
 
-ErrorKind = Literal["value", "role", "added"]
+ErrorKind = Literal["value", "role", "added", "restate"]
 
 #: What the feedback puts around the exact words to rewrite in a claim ("in [[1921]]").
 MARK_OPEN, MARK_CLOSE = "[[", "]]"
@@ -61,7 +65,7 @@ class FeedbackItem:
         The flagged node texts in the claim.
     evidence : str
         The context sentence the claim is to be checked against (``""``: none found).
-    kind : {"value", "role", "added"}
+    kind : {"value", "role", "added", "restate"}
         The kind of error (see the module docstring).
     values : tuple of str
         For ``value``, one entry per wrong word: the one value of its shape (a number with
@@ -216,7 +220,20 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
         kind, values = _classify(claim, wrong, ev)
         kind, values, ev = _own_values(claim, wrong, kind, values, ev, sents, hint, question or "")
         items.append(FeedbackItem(claim, where, wrong, ev, kind, values, _marks(result.answer, where, nodes)))
-    return items
+    return items or _restate_item(result, sents, question or "")
+
+
+def _restate_item(result: GuardResult, sents: Sequence[str], question: str) -> list[FeedbackItem]:
+    """The ``restate`` item of a failed verdict with no flagged node: its weakest claim
+    (:func:`~guardrail.explain.weakest.weakest_claim`) and that claim's evidence sentence."""
+    weak = None if result.passed or result.abstained else weakest_claim(result.detectors)
+    if weak is None or weak.end > len(result.answer):
+        return []
+    raw = result.answer[weak.start:weak.end]
+    start = weak.start + len(raw) - len(raw.lstrip())
+    claim = raw.strip()
+    evidence = weak.evidence or _evidence(claim, (), "", sents, question)
+    return [FeedbackItem(claim, (start, start + len(claim)), (), evidence, "restate")]
 
 
 def _q(text: str) -> str:
@@ -230,6 +247,9 @@ def _instruction(item: FeedbackItem) -> str:
         return "replace " + ", ".join(parts) + " (the values that context sentence states)"
     if item.kind == "role":
         return "the context names these words in another role: state who did what exactly as it says"
+    if item.kind == "restate":
+        return ("restate this sentence with the words that context sentence uses for each fact, keep every name, "
+                "number and date it states, and drop what it does not state")
     return f"the context does not state {wrong}: delete only that detail (the smallest clause holding it) " \
            "and keep the rest of the sentence"
 
@@ -280,6 +300,8 @@ def render_item(item: FeedbackItem) -> str:
     """One feedback line: the claim with its wrong words marked, the words to rewrite, the
     evidence sentence and what to do."""
     where = f"the context says {_q(item.evidence)}" if item.evidence else "the context does not mention it"
+    if item.kind == "restate":
+        return f"- claim {_q(item.claim)}: not supported as written; {where}; fix: {_instruction(item)}"
     wrong = ", ".join(_q(w) for w in item.wrong)
     which = f"the marked words {wrong}" if item.marks else f"the words {wrong}"
     return f"- claim {_q(marked(item))}: rewrite only {which}; {where}; fix: {_instruction(item)}"
@@ -289,12 +311,35 @@ def render_short_item(item: FeedbackItem) -> str:
     """One feedback line for a short answer answered anew: the answer, its wrong words, the
     evidence sentence that gives the answer, and the value it states in their place if known."""
     wrong = ", ".join(_q(w) for w in item.wrong)
-    line = f"- your answer {_q(item.claim)} is wrong ({wrong} {'is' if len(item.wrong) < 2 else 'are'} not supported)"
+    line = f"- your answer {_q(item.claim)} is " + (
+        f"wrong ({wrong} {'is' if len(item.wrong) < 2 else 'are'} not supported)" if item.wrong
+        else "not supported as written")
     if not item.evidence:
         return line + "; the context does not mention it"
     values = [f"{_q(v)} in place of {_q(w)}" for w, v in zip(item.wrong, item.values) if v]
     line += f"; the context sentence {_q(item.evidence)} gives the answer to the question"
     return line + (f": it states {', '.join(values)}" if values else "")
+
+
+def edit_instruction(items: Sequence[FeedbackItem]) -> str:
+    """The feedback's last line: rewrite the marked words, or, when every item is a ``restate``
+    item (no word marked), restate the quoted sentence and copy the others.
+
+    Parameters
+    ----------
+    items : sequence of FeedbackItem
+        The feedback's items.
+
+    Returns
+    -------
+    str
+        One instruction line.
+    """
+    if items and all(it.kind == "restate" for it in items):
+        return ("Restate only the claim quoted above, from its context sentence; copy every other sentence exactly "
+                "as it was.")
+    return (f"Rewrite only the words marked {MARK_OPEN} {MARK_CLOSE} (or drop a detail the context does not "
+            "support); copy every other word exactly as it was, and do not write the marks.")
 
 
 def _short_feedback(items: Sequence[FeedbackItem], rejected: Sequence[str]) -> str:
@@ -349,6 +394,5 @@ def build_feedback(
     lines.extend(render_item(it) for it in items)
     for problem in rejected:
         lines.append(f"Your last correction was rejected: {_q(problem)}.")
-    lines.append(f"Rewrite only the words marked {MARK_OPEN} {MARK_CLOSE} (or drop a detail the context does not "
-                 "support); copy every other word exactly as it was, and do not write the marks.")
+    lines.append(edit_instruction(items))
     return "\n".join(lines)

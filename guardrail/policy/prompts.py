@@ -170,6 +170,11 @@ def refinement_messages(request: RefinementRequest) -> list[tuple[str, str]]:
     if is_short_answer(request):
         parts.append(_short_instruction(request))
         return [("system", SHORT_SYSTEM_PROMPT), ("user", "\n\n".join(parts))]
-    parts.append("Write the corrected answer: the previous answer with only the words marked [[ ]] in the "
-                 "feedback rewritten.")
+    items = feedback_items(request.result, request.contexts, question=request.question)
+    if items and all(it.kind == "restate" for it in items):  # no word marked: the weakest claim restated
+        parts.append("Write the corrected answer: the previous answer with only the claim quoted in the feedback "
+                     "restated from its context sentence.")
+    else:
+        parts.append("Write the corrected answer: the previous answer with only the words marked [[ ]] in the "
+                     "feedback rewritten.")
     return [("system", SYSTEM_PROMPT), ("user", "\n\n".join(parts))]

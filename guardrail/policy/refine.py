@@ -1,10 +1,9 @@
 """Refinement (KG-Guard): re-prompt the LLM with the flagged nodes until none is flagged.
 
-The loop is a component separate from detection, with a hard round cap
-(``max_iterations``, default 5 as in KG-Guard) and a recorded history. It is
-framework-free: it calls a *reprompt* function ``fn(RefinementRequest) -> str``
-(or an async one) that the LangChain / LlamaIndex adapters build from their chat
-model. One generator drives both the sync and the really-async loop.
+The loop is a component separate from detection, with a hard round cap (``max_iterations``, default 5
+as in KG-Guard) and a recorded history. It is framework-free: it calls a *reprompt* function
+``fn(RefinementRequest) -> str`` (or an async one) that the LangChain / LlamaIndex adapters build from
+their chat model. One generator drives both the sync and the really-async loop.
 
 LLM errors are retried with exponential backoff (tenacity) and then surface as
 :class:`~guardrail.errors.RefinementError`. The prompts (untrusted text in delimited
@@ -47,6 +46,7 @@ from guardrail.policy.rounds import (
     fallback_rounds,
     loop_texts,
     repair_round,
+    splice_restated,
     stop_before,
 )
 from guardrail.types import GuardResult
@@ -250,7 +250,7 @@ class Refiner(BaseRefiner):
             if new is None:  # the LLM failed once the budget was spent
                 state.stop = "time_budget"
                 break
-            new = unmark(new, state.best_answer)  # the [[ ]] a model copied from the feedback
+            new = splice_restated(state.best_answer, items, unmark(new, state.best_answer))  # marks, lead-in out
             last = (new, (yield from self._check_round(state, new, items, texts, answer, question)))
         if state.best.passed:
             return state.finish("refined")

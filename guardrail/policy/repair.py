@@ -212,6 +212,8 @@ def _repair_item(claim: str, it: FeedbackItem, contexts: Sequence[str], whole: b
                  values_only: bool) -> tuple[str, str] | None:
     if it.kind == "value":
         return _repair_value(claim, it, contexts)
+    if it.kind == "restate":  # no wrong word: nothing the evidence says to write or delete
+        return None
     return None if values_only or _stated_value(it, contexts) else _repair_added(claim, it, whole)
 
 

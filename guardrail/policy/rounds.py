@@ -3,6 +3,8 @@
 * which texts a loop quotes and shows the LLM (:func:`loop_texts`, :func:`context_texts`);
 * the repair rounds that need no LLM (:func:`repair_round`, :mod:`guardrail.policy.repair`): on
   each new best round, and (values only) on a rejected repair round;
+* a reply to a ``restate`` feedback that is the restated claim alone, put back in its place
+  (:func:`splice_restated`);
 * why the loop stops before a round (:func:`stop_before`: ``max_iterations``,
   ``time_budget``) and the deadline each request carries (:func:`deadline`);
 * the outcome of a loop that ended flagged (:func:`fallback_rounds`: a ``filter`` fallback
@@ -23,14 +25,15 @@ from collections.abc import Generator, Sequence
 from typing import Any, cast
 
 from guardrail.extract.given import ContextInput, split_context_input
-from guardrail.policy.feedback import feedback_items
+from guardrail.policy.feedback import FeedbackItem, feedback_items
 from guardrail.policy.policies import Policy, PolicyOutcome, PolicySpec, apply_policy
 from guardrail.policy.progress import LoopState
 from guardrail.policy.repair import evidence_repair
 from guardrail.policy.salvage import loop_outcome, salvage_rounds
+from guardrail.text.sentences import split_sentences
 from guardrail.types import GuardResult
 
-__all__ = ["UNVERIFIED_MARK", "as_list", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
+__all__ = ["UNVERIFIED_MARK", "as_list", "splice_restated", "context_texts", "loop_texts", "repair_round", "stop_before", "deadline",
            "fallback_outcome", "fallback_rounds", "weakly_flagged", "DEFAULT_KEEP_MARGIN"]
 
 #: Put in front of an answer delivered by the ``annotate`` fallback while still flagged.
@@ -47,6 +50,41 @@ def as_list(contexts: ContextInput) -> Any:
     if isinstance(contexts, str) or not isinstance(contexts, Sequence):
         return contexts
     return list(contexts)
+
+
+def splice_restated(answer: str, items: Sequence[FeedbackItem], reply: str) -> str:
+    """``reply`` put in place of the claim it restates, when it is that claim alone.
+
+    A ``restate`` feedback (:mod:`guardrail.policy.feedback`) asks for one sentence of a longer
+    answer to be restated from its evidence and the rest copied; a small model often returns the
+    restated sentence alone (the refinement benchmark: a faithful two-sentence answer came back
+    as its second sentence, losing the first one's facts).
+
+    Parameters
+    ----------
+    answer : str
+        The answer the feedback was made from (the items' spans index it).
+    items : sequence of FeedbackItem
+        The feedback's items.
+    reply : str
+        The LLM's answer, marks and lead-in already removed.
+
+    Returns
+    -------
+    str
+        ``answer`` with the one ``restate`` item's claim replaced by ``reply``, when every item is
+        a ``restate`` item, ``answer`` has more than one sentence and ``reply`` has one, other than
+        the claim as it was; else ``reply`` unchanged (a claim copied unchanged stays the reply: the
+        guard judges that sentence alone, and the ``filter`` fallback may deliver it).
+    """
+    if len(items) != 1 or items[0].kind != "restate" or items[0].span is None:
+        return reply
+    if len(split_sentences(answer)) < 2 or len(split_sentences(reply)) != 1:
+        return reply
+    start, end = items[0].span
+    if " ".join(reply.split()) == " ".join(answer[start:end].split()):
+        return reply  # the claim copied unchanged: spliced, the answer would come back as it was
+    return answer[:start] + reply.strip() + answer[end:]
 
 
 def context_texts(contexts: ContextInput) -> tuple[str, ...]:

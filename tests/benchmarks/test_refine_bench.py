@@ -35,3 +35,22 @@ def test_a_different_wrong_value_is_not_fixed() -> None:
     row = _score(ITEM, SimpleNamespace(passed=False), _out(
         "Marie Curie won the Chemistry prize in 1903 in Stockholm.", True), 3.0)
     assert not row["fixed"]
+
+
+FAITHFUL = {"source": "faithful", "id": "f", "wrong": None,
+            "answer": "Once the charge drops under 15%, the R7 heads back to its dock by itself. After recharging "
+                      "to 80%, it picks up cleaning from the point where it left off."}
+FAITHFUL["keep"] = FAITHFUL["answer"]
+
+
+def test_a_faithful_rewording_that_keeps_every_number_and_name_is_not_broken() -> None:
+    """product_manual-02 on the benchmark: under the old 70 % word overlap this counted as broken."""
+    reworded = ("Once the battery falls below 15%, the R7 heads back to its dock automatically and resumes cleaning "
+                "where it stopped once it has charged to 80%.")
+    row = _score(FAITHFUL, SimpleNamespace(passed=False), _out(reworded, True), 3.0)
+    assert not row["broken"] and not row["changed_fact"]
+    lost = _score(FAITHFUL, SimpleNamespace(passed=False), _out("The R7 heads back to its dock by itself.", True), 3.0)
+    assert lost["broken"]  # 15% and 80% lost
+    wordy = {**ITEM, "answer": "It rained. The roads were closed all day.", "wrong": "rained",
+             "keep": "The roads were closed all day."}
+    assert _score(wordy, SimpleNamespace(passed=False), _out("It was dry.", True), 3.0)["broken"]  # no fact: words
