@@ -173,6 +173,9 @@ def _parse_numbers(text: str) -> tuple[NumValue, ...]:
         start, end = pos[s], pos[max(s, e - 1)] + 1
         digits = [n for n in numerals if n[0] < end and n[1] > start]
         sep = " and " if " and " in surface else " to "
+        if surface.lower().endswith(" at") and str(q.unit.name).endswith("ampere-turn"):
+            out.extend(_parse_pieces(new, pos, s, e - 3, "\0"))  # "nine weeks at number one": "at" is no unit
+            continue
         if sep in surface and (q.uncertainty is None or not _range_ok(q, digits)):
             out.extend(_parse_pieces(new, pos, s, e, sep))  # "1918 and thirteen years" summed
             continue

@@ -11,7 +11,8 @@
 * :class:`LiteralGroundingDetector` (``"kg_literals"``): every date, number, money
   amount, quantity and percentage of the answer must be in the context, or follow from
   two numbers of the claim's evidence by one arithmetic step (sum, difference,
-  percentage, double, triple, half): "thirteen years later" from 1918 and 1931.
+  percentage; a double, triple or half only when the claim says it scales a figure:
+  "twice", "half"): "thirteen years later" from 1918 and 1931.
 
 Values are compared after normalisation (:mod:`guardrail.align.values`), so "fourteen"
 matches 14, "1.5 million" 1,500,000 and "March 2022" "15 March 2022".
@@ -108,13 +109,14 @@ def _slots(sents: Sequence[Sent]) -> Iterator[tuple[Sent, Slot]]:
 
 
 def _in_text(c: Slot, sents: Sequence[Sent]) -> bool:
-    """A name (or a number's digits) occurs verbatim in one of ``sents``."""
+    """A name, a date (case kept) or a number's digits occurs verbatim in one of ``sents``."""
     if c.num is not None:  # a bare figure quantulum3 may read otherwise in the context
         digits = {m.group(0).replace(",", "") for m in _DIGITS.finditer(c.text)}
         return bool(digits) and not c.num.words and c.num.dim == "number" and any(
             digits <= {m.group(0).replace(",", "") for m in _DIGITS.finditer(s.text)} for s in sents)
-    if c.kind == "DATE":
-        return False
+    if c.kind == "DATE":  # as written, case and word bounds kept ("May" is no month in "may not")
+        date = re.compile(r"(?<!\w)" + re.escape(c.text.removeprefix("the ")) + r"(?!\w)")
+        return any(date.search(s.text) for s in sents)
     needle = c.text.lower().removesuffix("'s").removeprefix("the ")
     return any(needle in s.text.lower() for s in sents)
 
@@ -178,12 +180,20 @@ class SlotContradictionDetector(KGCheckDetector):
         return flags
 
 
-def _arithmetic(v: NumValue, nums: Sequence[float]) -> bool:
+#: A claim that says it scales a figure ("twice", "double", "half", "three times", "threefold"):
+#: only then may one of its numbers be a double, triple or half of an evidence number.
+_SCALING = re.compile(r"\b(?:twice|double[ds]?|doubling|triple[ds]?|tripling|treble[ds]?|thrice|half|halve[ds]?|"
+                      r"halving|times|\w+-?fold)\b", re.I)
+
+
+def _arithmetic(v: NumValue, nums: Sequence[float], scaled: bool = True) -> bool:
     """``v`` follows from one or two of ``nums`` by one arithmetic step: a sum, a
-    difference, a percentage ``100 a / b``, a double, a triple or a half (products and
-    free ratios are left out: too many wrong figures would follow by chance)."""
+    difference, a percentage ``100 a / b``, or, when the claim says it scales a figure
+    (``scaled``, :data:`_SCALING`), a double, a triple or a half (products and free ratios are
+    left out: too many wrong figures would follow by chance; without the cue, "within 60 days"
+    against "within 30 days" followed as a double)."""
     tol = max(v.tol, 1e-9)
-    for a in nums:
+    for a in nums if scaled else ():
         if any(abs(k * a - v.value) <= tol for k in (2.0, 3.0, 0.5)):
             return True
     for a, b in itertools.permutations(nums, 2):
@@ -241,7 +251,7 @@ class LiteralGroundingDetector(KGCheckDetector):
                 continue
             if c.num is not None and self.arithmetic:
                 nums = _numbers(evidence) if nums is None else nums
-                if _arithmetic(c.num, nums):
+                if _arithmetic(c.num, nums, bool(_SCALING.search(claim.text))):
                     continue
             near = [(s, e) for s, e in _slots(evidence) if same_type(c, e)]
             ev = near[0][0] if near else (evidence[0] if evidence else None)

@@ -15,6 +15,7 @@ match_number_forms` has read number words as digits where that makes the two agr
 * dates: ISO ``YYYY-MM-DD``, "3 March 2011", "March 3, 2011" (day, month and year equal;
   month names and abbreviations read with :mod:`calendar`);
 * centuries: "the 12th century" and "the 1100s";
+* times of day: "18:00", "6pm", "6 p.m.", "noon" (:mod:`guardrail.text.clock`);
 * shares: "four in ten", "4 out of 10", "two thirds of" and "40%", "67%" (:mod:`guardrail.text.shares`);
 * multiples: "three times more", "threefold", "roughly triple" (:mod:`guardrail.text.multiples`);
 * measured amounts: "600 minutes" against "10 hours", "10 miles" against "16 km", "161
@@ -36,6 +37,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from guardrail.text.acronyms import match_acronyms
+from guardrail.text.clock import CLOCK, clock_minutes
 from guardrail.text.multiples import match_multiple_forms
 from guardrail.text.numerals import match_number_forms
 from guardrail.text.quantities import match_quantity_forms
@@ -79,7 +81,7 @@ def _date(m: re.Match[str]) -> tuple[int, int, int] | None:
 
 
 _KINDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], object]], ...] = (
-    (_LARGE, _large), (_DATE, _date), (_CENTURY, _century))
+    (_LARGE, _large), (_DATE, _date), (_CENTURY, _century), (CLOCK, clock_minutes))
 
 
 def _values(pattern: re.Pattern[str], read: Callable[[re.Match[str]], object],
@@ -124,6 +126,8 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     ('Revenue was $1.5 million, up 15%.', 'Revenue was $1.5 million, up 15%.')
     >>> match_value_forms("It was founded on 3 March 2011.", "It was founded on 2011-03-03, not 2012-03-03.")
     ('It was founded on 3 March 2011.', 'It was founded on 3 March 2011, not 2012-03-03.')
+    >>> match_value_forms("Open from 10:00 to 18:00.", "Open 10am to 6pm, or until 7 p.m.")[1]
+    'Open 10:00 to 18:00, or until 7 p.m.'
     """
     evidence, claim = match_number_forms(*match_acronyms(evidence, claim))
     claim = match_multiple_forms(evidence, match_share_forms(evidence, claim))
@@ -142,4 +146,7 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
 def _in_evidence_form(m: re.Match[str], *, read: Callable[[re.Match[str]], object],
                       surfaces: dict[object, str]) -> str:
     value = read(m)
-    return surfaces.get(value, m.group(0)) if value is not None else m.group(0)
+    out = surfaces.get(value, m.group(0)) if value is not None else m.group(0)
+    if m.group(0).endswith(".") and not out.endswith(".") and not m.string[m.end():].strip():
+        out += "."  # "until 6 p.m." closing the claim keeps its full stop
+    return out
