@@ -64,8 +64,11 @@ CANDIDATES = ["verifier", "lexical_worst", "novelty", "entity", "relation", "gro
 #: they stay opt-in detectors.
 FIT_CANDIDATES = ["verifier", "entity", "relation", "grounding", "wl_kernel"]
 #: The shipped vetoes, kept by every refit: an answer whose claim exchanges the parties of a
-#: relation the context states ("YouTube acquired Google") is flagged whatever the combination says.
-VETO = {"kg_exchanged": 0.85}
+#: relation the context states ("YouTube acquired Google") is flagged whatever the combination says,
+#: and so is one stating a figure the context gives nowhere (in no form) where its evidence states
+#: another of the same kind ("within 60 days" against "within 30 days"; ``kg_literals`` >= 0.9, or two
+#: figures stated nowhere at all).
+VETO = {"kg_exchanged": 0.85, "kg_literals": 0.9}
 HALUEVAL = ("halueval_qa", "halueval_dialogue", "halueval_summarization")
 
 

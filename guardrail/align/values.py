@@ -158,10 +158,16 @@ def _consistent(q: Any, digits: list[tuple[int, int, float]]) -> bool:
     return any(abs(ratio - k) <= 1e-6 * k for k in (1.0, 1e3, 1e6, 1e9, 1e12))
 
 
+#: An article right before a currency amount: quantulum3 reads "a £1.2 million grant" as 1 (the
+#: article) pound to the power 1.2e6 and the amount is lost; blanked (same length) before parsing.
+_ARTICLE = re.compile(r"(?<!\w)an? (?=[£$€¥]\s?\d)", re.I)
+
+
 @functools.lru_cache(maxsize=4096)
 def _parse_numbers(text: str) -> tuple[NumValue, ...]:
     parser = _quantulum()
     clean = text.translate(str.maketrans("()[]", "    "))  # "(£500)" is not -500
+    clean = _ARTICLE.sub(lambda m: " " * len(m.group(0)), clean)  # "a £1.2 million grant" is not 1 pound^1.2e6
     new, pos = _rewrite_multipliers(clean)
     with _LOCK:
         quants = parser.parse(new)

@@ -11,8 +11,8 @@
 * :class:`LiteralGroundingDetector` (``"kg_literals"``): every date, number, money
   amount, quantity and percentage of the answer must be in the context, or follow from
   two numbers of the claim's evidence by one arithmetic step (sum, difference,
-  percentage; a double, triple or half only when the claim says it scales a figure:
-  "twice", "half"): "thirteen years later" from 1918 and 1931.
+  percentage, double, triple, half), each only where the claim says it takes that step ("later",
+  "in total"; a percentage; "twice", "half"): "thirteen years later" from 1918 and 1931.
 
 Values are compared after normalisation (:mod:`guardrail.align.values`), so "fourteen"
 matches 14, "1.5 million" 1,500,000 and "March 2022" "15 March 2022".
@@ -30,10 +30,13 @@ import re
 from collections.abc import Iterator, Sequence
 from numbers import Integral
 
-from guardrail.align.parsed import Sent, Slot, anchors
+from guardrail.align.parsed import Sent, Slot, anchors, parse_sentences
 from guardrail.align.values import NumValue, numbers_equal, units_compatible
 from guardrail.detectors._params import Interval, validated
+from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
+from guardrail.detectors.literal_forms import grounded_in_another_form
+from guardrail.types import DetectorOutput
 
 __all__ = ["SlotContradictionDetector", "LiteralGroundingDetector", "same_value", "same_type"]
 
@@ -186,19 +189,30 @@ _SCALING = re.compile(r"\b(?:twice|double[ds]?|doubling|triple[ds]?|tripling|tre
                       r"halving|times|\w+-?fold)\b", re.I)
 
 
-def _arithmetic(v: NumValue, nums: Sequence[float], scaled: bool = True) -> bool:
-    """``v`` follows from one or two of ``nums`` by one arithmetic step: a sum, a
-    difference, a percentage ``100 a / b``, or, when the claim says it scales a figure
-    (``scaled``, :data:`_SCALING`), a double, a triple or a half (products and free ratios are
-    left out: too many wrong figures would follow by chance; without the cue, "within 60 days"
-    against "within 30 days" followed as a double)."""
+#: A claim that says it adds or subtracts ("thirteen years later", "£250,000 left", "in total"):
+#: only then may one of its numbers be a sum or difference of two evidence numbers.
+_ADDING = re.compile(r"\b(?:later|earlier|before|after|ago|since|more|less|fewer|over|under|total(?:l?ing|s)?|"
+                     r"all|altogether|combined|together|sum|difference|than|gap|apart|longer|shorter|older|"
+                     r"younger|rise|rose|risen|rising|fell|fall|fallen|falling|increased?|decreased?|up|down|"
+                     r"gained|lost|left|remaining|remainder|leaving|extra|additional|plus|minus|between|"
+                     r"lasted|spanning|aged?|old|by)\b", re.I)
+
+
+def _arithmetic(v: NumValue, nums: Sequence[float], claim: str = "") -> bool:
+    """``v`` follows from one or two of ``nums`` by one arithmetic step the claim says it takes: a
+    sum or a difference when it says it adds or subtracts (:data:`_ADDING`: "thirteen years later"),
+    a percentage ``100 a / b`` when ``v`` is one, a double, a triple or a half when it says it
+    scales a figure (:data:`_SCALING`: "twice"). Products and free ratios are left out, and no step
+    is taken without its cue: too many wrong figures follow by chance ("within 60 days" against
+    "within 30 days" as a double, "10 to 40 units" against "between 10 and 25" as 100 * 10 / 25)."""
     tol = max(v.tol, 1e-9)
-    for a in nums if scaled else ():
+    for a in nums if _SCALING.search(claim) else ():
         if any(abs(k * a - v.value) <= tol for k in (2.0, 3.0, 0.5)):
             return True
-    for a, b in itertools.permutations(nums, 2):
-        cands = [a + b, a - b]
-        if b:
+    adding, share = bool(_ADDING.search(claim)), v.dim == "percent"
+    for a, b in itertools.permutations(nums, 2) if adding or share else ():
+        cands = [a + b, a - b] if adding else []
+        if b and share:
             cands.append(100.0 * a / b)
         if any(abs(x - v.value) <= tol for x in cands):
             return True
@@ -247,11 +261,12 @@ class LiteralGroundingDetector(KGCheckDetector):
         for c in claim.slots:
             if c.kind not in ("DATE", "NUM") or _trivial(c):
                 continue
-            if any(same_value(c, e) for _, e in ctx) or _in_text(c, context) or self._dates_joined(c, context):
+            if any(same_value(c, e) for _, e in ctx) or _in_text(c, context) or self._dates_joined(c, context) \
+                    or grounded_in_another_form(c, context, claim.text):
                 continue
             if c.num is not None and self.arithmetic:
                 nums = _numbers(evidence) if nums is None else nums
-                if _arithmetic(c.num, nums, bool(_SCALING.search(claim.text))):
+                if _arithmetic(c.num, nums, claim.text):
                     continue
             near = [(s, e) for s, e in _slots(evidence) if same_type(c, e)]
             ev = near[0][0] if near else (evidence[0] if evidence else None)
@@ -259,6 +274,23 @@ class LiteralGroundingDetector(KGCheckDetector):
             reason = f"'{c.text}' is stated nowhere in the context{said}"
             flags.append(flag_for(claim, c.start, c.end, reason, ev, 0.9 if near else 0.7))
         return flags
+
+    def detect(self, item: AlignmentInput) -> DetectorOutput:
+        """Check every claim unit; a figure the question states is grounded too ("98.5% is under the
+        99% threshold" answering "Is 98.5% availability covered?"), but never chosen as evidence.
+
+        Raises
+        ------
+        ExtractionError
+            The spaCy model cannot be loaded.
+        """
+        claims = parse_sentences([item.answer], source_of=-1)
+        context = parse_sentences(list(item.contexts))
+        asked = parse_sentences([item.question], source_of=-2) if item.question else []
+        flags: list[Flag] = []
+        for claim in claims:
+            flags.extend(self.check_claim(claim, self.evidence_for(claim, context), [*context, *asked]))
+        return self.output(item, flags, len(claims))
 
     @staticmethod
     def _dates_joined(c: Slot, context: Sequence[Sent]) -> bool:

@@ -149,4 +149,6 @@ def _in_evidence_form(m: re.Match[str], *, read: Callable[[re.Match[str]], objec
     out = surfaces.get(value, m.group(0)) if value is not None else m.group(0)
     if m.group(0).endswith(".") and not out.endswith(".") and not m.string[m.end():].strip():
         out += "."  # "until 6 p.m." closing the claim keeps its full stop
+    elif out.endswith(".") and m.string[m.end():m.end() + 1] == ".":
+        out = out[:-1]  # "until 17:00." read as "until 5 p.m." ends with one full stop
     return out

@@ -211,6 +211,21 @@ def test_an_answer_the_combination_fails_gets_the_veto_node() -> None:
     assert r.detector_scores["kg_exchanged"] >= guard.config.veto["kg_exchanged"]
 
 
+def test_the_shipped_default_vetoes_a_figure_the_context_gives_nowhere() -> None:
+    """The verifier passed "within 45 days" against "within 30 days"; the literal veto fails it and flags
+    the figure; faithful answers, one stating a figure in another form ("2 months"), pass."""
+    context = ["Tenants must give at least two months' written notice before moving out. The deposit, equal "
+               "to six weeks' rent, is returned within 30 days of the end of the tenancy."]
+    guard = Guard()
+    wrong = guard.check("The deposit is six weeks' rent and is returned within 45 days after the tenancy ends.",
+                        context, log=False)
+    assert not wrong.passed and "45 days" in [n.text for n in wrong.flagged_nodes]
+    assert wrong.detector_scores["kg_literals"] >= guard.config.veto["kg_literals"]
+    for faithful in ("The deposit is six weeks' rent and is returned within 30 days after the tenancy ends.",
+                     "You must give 2 months' notice in writing."):
+        assert guard.check(faithful, context, log=False).detector_scores["kg_literals"] == 0.0
+
+
 # --- literals ------------------------------------------------------------------------------
 
 def test_literals_flag_an_ungrounded_quantity() -> None:
@@ -227,6 +242,49 @@ def test_literals_accept_simple_arithmetic() -> None:
     out = run("kg_literals", "Haber won in 1918 and Bosch thirteen years later.",
               "Haber won the prize in 1918. Bosch won it in 1931.")
     assert out.score == 0.0
+
+
+def test_literals_need_a_scaling_word_for_a_double_or_a_half() -> None:
+    """A plain wrong figure twice the evidence's is not "arithmetic"; "twice" makes it so."""
+    wrong = run("kg_literals", "The deposit is returned within 60 days after the tenancy ends.",
+                "The deposit is returned within 30 days of the end of the tenancy.")
+    assert flagged(wrong) == ["60 days"] and "30 days" in wrong.details["flags"][0]["reason"]
+    right = run("kg_literals", "Younger members pay up to £1,000, twice the £500 older members pay.",
+                "Members aged 25 and over pay up to £500 per incident.")
+    assert right.score == 0.0
+
+
+def test_literals_ground_a_figure_stated_in_another_form() -> None:
+    """A compound duration, a range read as its parts, a time of day, a tokenised figure, a figure
+    the question states; a wrong one in the same form is still flagged."""
+    assert run("kg_literals", "The match went on for 161 minutes.", "She won in two hours and 41 minutes.").score == 0.0
+    assert flagged(run("kg_literals", "The match went on for 171 minutes.", "She won in two hours and 41 minutes."))
+    assert run("kg_literals", "The ring is 10 to 25 astronomical units from the star.",
+               "The ring lies between 10 and 25 astronomical units from the star.").score == 0.0
+    assert flagged(run("kg_literals", "The ring is 10 to 40 astronomical units from the star.",
+                       "The ring lies between 10 and 25 astronomical units from the star."))
+    assert run("kg_literals", "It is open until 6pm.", "The museum is open daily from 10:00 to 18:00.").score == 0.0
+    assert run("kg_literals", "He took bets for more than $ 10,000 and the 36-year-old retired.",
+               "He took five bets for more than $ 10, 000. The 36 - year - old retired last may.").score == 0.0
+    assert flagged(run("kg_literals", "The bridge is 650 metres long.", "The bridge is 450 metres long and 650 feet wide."))
+    assert run("kg_literals", "You may carry over five days.", "Up to 5 unused days may be carried over.").score == 0.0
+    assert flagged(run("kg_literals", "You may carry over six days.", "Up to 5 unused days may be carried over."))
+    assert run("kg_literals", "She won in round three.", "She won in the third round.").score == 0.0
+    assert flagged(run("kg_literals", "She won in round four.", "She won in the third round."))
+    item = AlignmentInput(answer="98.5% is under the 99.0% threshold.", contexts=("Below 99.0%, the credit is 25%.",),
+                          claim_graph=KnowledgeGraph(), context_graph=KnowledgeGraph(), encoder=None,  # type: ignore[arg-type]
+                          question="Availability was 98.5%. What do I get?")
+    assert build_detector("kg_literals").detect(item).score == 0.0
+
+
+def test_literals_ground_a_stated_duration_and_a_month() -> None:
+    """quantulum3 read "nine weeks at" as nine week-ampere-turns; a month stated verbatim is grounded,
+    while "may" the verb states no month."""
+    assert run("kg_literals", "The song topped the chart for nine weeks.",
+               "The song spent nine weeks at number one.").score == 0.0
+    assert run("kg_literals", "You can visit in its Easter-to-October season.",
+               "The mill is open from Easter to the end of October.").score == 0.0
+    assert flagged(run("kg_literals", "It opened in May 2021.", "Visitors may come in 2021.")) == ["May 2021"]
 
 
 # --- negation and antonyms -----------------------------------------------------------------

@@ -116,8 +116,9 @@ def test_kb_config_adds_the_kb_facts_veto() -> None:
     cfg = kb_config(base)
     assert cfg.veto["kb_facts"] == 0.5 and cfg.node_source is None and cfg.name == "default+kb"
     assert cfg.weights["kb_facts"] > max(abs(w) for w in base.weights.values())
-    assert kb_config(cfg) is cfg and base.veto == {"kg_exchanged": 0.85}
+    assert kb_config(cfg) is cfg and base.veto == {"kg_exchanged": 0.85, "kg_literals": 0.9}
     assert cfg.veto["kg_exchanged"] == 0.85  # the default's own veto is kept
+    assert "kg_literals" not in cfg.veto  # a KB lists a few facts: a figure it does not list is no sign
     # a config that runs kb_facts as a plain detector (Guard(detectors=[...], kb=...) fits it so) gets the veto
     plain = load_config({**base.model_dump(), "detectors": ["verifier", "kb_facts"],
                          "weights": {"verifier": 2.0, "kb_facts": 1.0}})
