@@ -28,7 +28,8 @@ from guardrail.align.values import NumValue, date_atoms, number_values
 from guardrail.text.lexicon import STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
-__all__ = ["Tok", "Slot", "Sent", "NAME_LABELS", "parse_sentences", "parse_texts", "anchors", "name_key"]
+__all__ = ["Tok", "Slot", "Sent", "NAME_LABELS", "parse_sentences", "parse_texts", "value_sentences", "anchors",
+           "name_key"]
 
 #: spaCy entity labels read as names.
 NAME_LABELS = frozenset("PERSON ORG GPE LOC NORP FAC PRODUCT EVENT WORK_OF_ART LAW".split())
@@ -127,6 +128,14 @@ def _slots(doc: object, toks: tuple[Tok, ...], text: str, values: bool = True) -
         if ent.label_ == "DATE" and (atoms := date_atoms(ent.text)):
             out.append(Slot("DATE", ent.text, s, e, (ent.start, ent.end), atoms))
             taken.append((s, e))
+    out.extend(_text_values(text, toks, taken))
+    return tuple(sorted(out, key=lambda sl: sl.start))
+
+
+def _text_values(text: str, toks: Sequence[Tok], taken: list[tuple[int, int]]) -> list[Slot]:
+    """The times, dates and numbers the text itself shows (no parse): regular expressions and
+    ``quantulum3``, each outside the spans ``taken`` (which it extends)."""
+    out: list[Slot] = []
     for m in _TIME_RE.finditer(text):  # "16:45", "9.30 am": one value, not two numbers
         s, e = m.span()
         h, mi, ap = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
@@ -144,7 +153,40 @@ def _slots(doc: object, toks: tuple[Tok, ...], text: str, values: bool = True) -
             continue
         out.append(Slot("NUM", text[v.start:v.end], v.start, v.end, _tok_range(toks, v.start, v.end),
                         frozenset(), v))
-    return tuple(sorted(out, key=lambda sl: sl.start))
+    return out
+
+
+#: A sentence the first pass reads values from: a digit, a number word or a month name (one without
+#: them may still hold a value spaCy finds, "last spring": the full parse reads those).
+_SHOWS_VALUE = re.compile(
+    r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty|hundred|"
+    r"thousand|million|billion|trillion|dozens?|half|quarter|noon|midnight|january|february|march|april|may|"
+    r"june|july|august|september|october|november|december)\b", re.I)
+
+
+def value_sentences(texts: Sequence[str]) -> list[Sent]:
+    """Each text split into sentences whose slots are the values the text itself shows: times,
+    dates and numbers by regular expression and ``quantulum3``, without spaCy (no tokens, no
+    names, no date entities such as "last spring"). A cheap first pass for a check that only asks
+    whether a value is stated somewhere (``kg_literals``), at a fraction of a parse's cost.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The passages.
+
+    Returns
+    -------
+    list of Sent
+        In order, ``source`` the passage index, ``base`` the sentence offset, ``toks`` empty.
+    """
+    out = []
+    for src, t in enumerate(texts):
+        for a, b in split_sentences(t):
+            shows = _SHOWS_VALUE.search(t[a:b])  # no digit, number or month word: quantulum3 not asked
+            slots = sorted(_text_values(t[a:b], (), []), key=lambda sl: sl.start) if shows else []
+            out.append(Sent(t[a:b], (), tuple(slots), source=src, base=a))
+    return out
 
 
 _CACHE: OrderedDict[tuple[bool, str], Sent] = OrderedDict()

@@ -30,12 +30,13 @@ import re
 from collections.abc import Iterator, Sequence
 from numbers import Integral
 
-from guardrail.align.parsed import Sent, Slot, anchors, parse_sentences
+from guardrail.align.parsed import Sent, Slot, anchors, parse_sentences, value_sentences
 from guardrail.align.values import NumValue, numbers_equal, units_compatible
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for
 from guardrail.detectors.literal_forms import grounded_in_another_form
+from guardrail.text.sentences import split_sentences
 from guardrail.types import DetectorOutput
 
 __all__ = ["SlotContradictionDetector", "LiteralGroundingDetector", "same_value", "same_type"]
@@ -219,6 +220,11 @@ def _arithmetic(v: NumValue, nums: Sequence[float], claim: str = "") -> bool:
     return False
 
 
+def _figures(claim: Sent) -> list[Slot]:
+    """The dates and numbers of a claim that must be grounded (small numbers in words are not)."""
+    return [c for c in claim.slots if c.kind in ("DATE", "NUM") and not _trivial(c)]
+
+
 def _numbers(sents: Sequence[Sent]) -> list[float]:
     out: list[float] = []
     for s in sents:
@@ -227,6 +233,17 @@ def _numbers(sents: Sequence[Sent]) -> list[float]:
                 out.append(sl.num.value)
             out.extend(float(k[1:]) for k in sl.keys if sl.kind == "DATE" and k[0] == "y")
     return list(dict.fromkeys(out))[:40]
+
+
+#: What a date or number slot needs in its text: a digit, a number or ordinal word, or a word of
+#: time (a month, a weekday, a season, "year", "today"...). An answer with none has no literal.
+_TIME_OR_FIGURE = re.compile(
+    r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|trillion|dozens?|half|quarters?|"
+    r"once|twice|first|second|third|\w+th|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
+    r"oct\w*|nov\w*|dec\w*|\w+day|\w+days|spring|summer|autumn|fall|winter|week\w*|month\w*|year\w*|"
+    r"decades?|century|centuries|hours?|minutes?|seconds?|tonight|morning|evening|night|noon|midnight|"
+    r"annual\w*|season\w*|weekend\w*|ago|now|current\w*|recent\w*|lately|past|last|next)\b", re.I)
 
 
 class LiteralGroundingDetector(KGCheckDetector):
@@ -258,11 +275,8 @@ class LiteralGroundingDetector(KGCheckDetector):
         flags: list[Flag] = []
         ctx = list(_slots(context))
         nums: list[float] | None = None
-        for c in claim.slots:
-            if c.kind not in ("DATE", "NUM") or _trivial(c):
-                continue
-            if any(same_value(c, e) for _, e in ctx) or _in_text(c, context) or self._dates_joined(c, context) \
-                    or grounded_in_another_form(c, context, claim.text):
+        for c in _figures(claim):
+            if self._grounded(c, claim, context, ctx):
                 continue
             if c.num is not None and self.arithmetic:
                 nums = _numbers(evidence) if nums is None else nums
@@ -275,16 +289,32 @@ class LiteralGroundingDetector(KGCheckDetector):
             flags.append(flag_for(claim, c.start, c.end, reason, ev, 0.9 if near else 0.7))
         return flags
 
+    def _grounded(self, c: Slot, claim: Sent, context: Sequence[Sent], ctx: Sequence[tuple[Sent, Slot]]) -> bool:
+        """The context states figure ``c`` (value, verbatim, across a sentence's dates, or in another form)."""
+        return any(same_value(c, e) for _, e in ctx) or _in_text(c, context) or self._dates_joined(c, context) \
+            or grounded_in_another_form(c, context, claim.text)
+
     def detect(self, item: AlignmentInput) -> DetectorOutput:
         """Check every claim unit; a figure the question states is grounded too ("98.5% is under the
         99% threshold" answering "Is 98.5% availability covered?"), but never chosen as evidence.
+
+        When the values the context's text shows (:func:`~guardrail.align.parsed.value_sentences`: no
+        spaCy parse) ground every figure of the answer, nothing is flagged and the context is not parsed;
+        otherwise every claim is checked against the parsed context (its date entities and evidence too).
 
         Raises
         ------
         ExtractionError
             The spaCy model cannot be loaded.
         """
+        if not _TIME_OR_FIGURE.search(item.answer):  # nothing to ground: no values read, no quantulum3 loaded
+            return self.output(item, [], len(split_sentences(item.answer)))
         claims = parse_sentences([item.answer], source_of=-1)
+        texts = [*item.contexts, *([item.question] if item.question else [])]
+        light = value_sentences(texts)
+        slots = list(_slots(light))
+        if all(self._grounded(c, claim, light, slots) for claim in claims for c in _figures(claim)):
+            return self.output(item, [], len(claims))
         context = parse_sentences(list(item.contexts))
         asked = parse_sentences([item.question], source_of=-2) if item.question else []
         flags: list[Flag] = []

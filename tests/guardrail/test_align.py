@@ -128,6 +128,20 @@ def test_names_only_parse_reads_no_values_and_keep_skips_sentences() -> None:
     assert parse_sentences([text], values=False)[0] == full[0]
 
 
+def test_value_sentences_read_the_texts_values_without_a_parse(monkeypatch) -> None:
+    """The first pass of ``kg_literals``: values by regular expression and quantulum3, no spaCy;
+    a sentence with no digit, number or month word is not read."""
+    from guardrail.align import parsed
+
+    monkeypatch.setattr(parsed, "_parse_batch", lambda *a, **k: (_ for _ in ()).throw(AssertionError("parsed")))
+    text = "Google acquired YouTube on 3 March 2006 for $1.65 billion. It rained all spring. Open until 16:45."
+    first, rained, until = parsed.value_sentences([text])
+    assert {sl.kind for sl in first.slots} == {"DATE", "NUM"} and first.toks == ()
+    assert any(sl.num is not None and sl.num.value == 1.65e9 for sl in first.slots)
+    assert rained.slots == () and rained.base == text.index("It rained")
+    assert [sl.kind for sl in until.slots] == ["TIME"]
+
+
 def test_same_relation_reads_synonym_groups_only() -> None:
     from guardrail.align.clauses import same_relation
 
