@@ -29,9 +29,12 @@ _DENOMINATORS = frozenset({2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 20, 25, 50, 100, 1000
 _NUMBER = r"(\d+|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
 _PROPORTION = re.compile(r"(?<![\w.,])" + _NUMBER + r"\s+(?:in|out\s+of)\s+(?:every\s+)?" + _NUMBER + r"(?![\w.,]\w)",
                          re.I)
-_FRACTIONS = {"half": 50.0, "a third": 100 / 3, "one third": 100 / 3, "a quarter": 25.0, "one quarter": 25.0,
-              "two thirds": 200 / 3, "two-thirds": 200 / 3, "three quarters": 75.0, "three-quarters": 75.0,
-              "a fifth": 20.0, "one fifth": 20.0, "a tenth": 10.0, "one tenth": 10.0}
+_PARTS = {"third": 3, "quarter": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
+#: "a third", "two-thirds", "four fifths", "three eighths", ...: every fraction of a numerator up to nine
+#: and one of :data:`_PARTS` (written with a space or a hyphen), and "half".
+_FRACTIONS = {"half": 50.0, **{f"{n}{sep}{part}{'' if k == 1 else 's'}": 100.0 * k / d
+                               for n, k in [("a", 1), *((w, v) for w, v in _WORDS.items() if v < 10)]
+                               for part, d in _PARTS.items() if k < d for sep in (" ", "-")}}
 _FRACTION = re.compile(r"(?<![\w-])(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")(?=\s+of\b)", re.I)
 _PERCENT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:\s*%|\s+per\s?cent\b)", re.I)
 _OF = re.compile(r"\s+of\b", re.I)

@@ -16,6 +16,8 @@ match_number_forms` has read number words as digits where that makes the two agr
   month names and abbreviations read with :mod:`calendar`);
 * centuries: "the 12th century" and "the 1100s";
 * times of day: "18:00", "6pm", "6 p.m.", "noon" (:mod:`guardrail.text.clock`);
+* decades without their century: "the nineties", "the '90s" against the one decade of the
+  evidence that ends so ("the 1990s"; left as written when it names two, "1890s" and "1990s");
 * shares: "four in ten", "4 out of 10", "two thirds of" and "40%", "67%" (:mod:`guardrail.text.shares`);
 * multiples: "three times more", "threefold", "roughly triple" (:mod:`guardrail.text.multiples`);
 * measured amounts: "600 minutes" against "10 hours", "10 miles" against "16 km", "161
@@ -130,7 +132,7 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
     'Open 10:00 to 18:00, or until 7 p.m.'
     """
     evidence, claim = match_number_forms(*match_acronyms(evidence, claim))
-    claim = match_multiple_forms(evidence, match_share_forms(evidence, claim))
+    claim = _match_decades(evidence, match_multiple_forms(evidence, match_share_forms(evidence, claim)))
     if not any(ch.isdigit() for ch in claim):  # "two years", "a week": amounts without digits
         return match_quantity_forms(evidence, claim)
     for pattern, read in _KINDS:
@@ -141,6 +143,33 @@ def match_value_forms(evidence: str, claim: str) -> tuple[str, str]:
             continue
         claim = pattern.sub(functools.partial(_in_evidence_form, read=read, surfaces=surfaces), claim)
     return match_quantity_forms(evidence, claim)
+
+
+_DECADE_WORDS = {w: 10 * i for i, w in enumerate(
+    "tens twenties thirties forties fifties sixties seventies eighties nineties".split(), 1)}
+_DECADE = re.compile(r"(?<![\w'])(?:(1\d|20)(\d)0s|['\u2019](\d)0s|(" + "|".join(_DECADE_WORDS) + r"))\b", re.I)
+
+
+def _decade(m: re.Match[str]) -> int:
+    """The decade within its century: 90 for "1990s", "'90s" and "nineties"."""
+    if m.group(4):
+        return _DECADE_WORDS[m.group(4).lower()]
+    return 10 * int(m.group(2) or m.group(3))
+
+
+def _match_decades(evidence: str, claim: str) -> str:
+    """Each decade the claim names without its century, in the evidence's surface when the evidence
+    names exactly one decade ending so (see the module docstring)."""
+    full: dict[int, set[str]] = {}
+    for m in _DECADE.finditer(evidence):
+        if m.group(1):
+            full.setdefault(_decade(m), set()).add(m.group(0))
+
+    def one(m: re.Match[str]) -> str:
+        found = full.get(_decade(m), set())
+        return next(iter(found)) if not m.group(1) and len(found) == 1 else m.group(0)
+
+    return _DECADE.sub(one, claim) if full else claim
 
 
 def _in_evidence_form(m: re.Match[str], *, read: Callable[[re.Match[str]], object],

@@ -49,3 +49,13 @@ def test_value_forms_read_shares_even_without_digits() -> None:
     assert claim == "Seven in ten voters backed the plan."
     assert match_value_forms(EVIDENCE, "Four in ten are better after three days.")[1] == (
         "40% are better after 3 days.")
+
+
+def test_any_fraction_of_a_small_numerator_is_a_share() -> None:
+    from guardrail.text.shares import match_share_forms, share_values
+
+    assert match_share_forms("The policy covers up to 80% of the cost.", "It covers up to four fifths of the cost.") \
+        == "It covers up to 80% of the cost."
+    assert [round(p, 1) for _, _, p, _, _ in share_values("three eighths of them and two-fifths of us")] == [37.5, 40.0]
+    assert match_share_forms("The policy covers up to 80% of the cost.", "It covers up to three fifths of the cost.") \
+        == "It covers up to three fifths of the cost."

@@ -53,3 +53,15 @@ def test_the_evidence_is_never_rewritten_and_years_are_no_large_numbers():
 ])
 def test_a_century_reads_in_the_evidence_surface(evidence, claim, read):
     assert match_value_forms(evidence, claim) == (evidence, read)
+
+
+def test_a_decade_without_its_century_takes_the_evidences_one_decade() -> None:
+    from guardrail.text.value_forms import match_value_forms
+
+    ev = "The band was most popular in the 1990s."
+    assert match_value_forms(ev, "It peaked in the nineties.")[1] == "It peaked in the 1990s."
+    assert match_value_forms(ev, "It peaked in the '90s.")[1] == "It peaked in the 1990s."
+    assert match_value_forms(ev, "It peaked in the eighties.")[1] == "It peaked in the eighties."
+    assert match_value_forms(ev, "It peaked in the 1890s.")[1] == "It peaked in the 1890s."  # a century is a value
+    two = "It was popular in the 1890s and again in the 1990s."
+    assert match_value_forms(two, "It peaked in the nineties.")[1] == "It peaked in the nineties."  # which one?
