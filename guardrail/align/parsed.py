@@ -45,7 +45,8 @@ _DATE_RE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}
 
 @dataclass(frozen=True)
 class Tok:
-    """One token: ``start``/``end`` are character offsets in the sentence."""
+    """One token: ``start``/``end`` are character offsets in the sentence; ``ent`` its entity label,
+    ``begins`` whether it begins an entity (spaCy's IOB "B")."""
 
     text: str
     lemma: str
@@ -55,6 +56,7 @@ class Tok:
     start: int
     end: int
     ent: str
+    begins: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,9 +205,28 @@ def _parse_batch(texts: tuple[str, ...], values: bool = True) -> list[Sent]:
         docs = list(nlp.pipe(texts))
     for text, doc in zip(texts, docs):
         toks = tuple(Tok(t.text, t.lemma_.lower(), t.pos_, t.dep_, t.head.i, t.idx, t.idx + len(t.text),
-                         t.ent_type_) for t in doc)
+                         t.ent_type_, t.ent_iob_ == "B") for t in doc)
         out.append(Sent(text, toks, _slots(doc, toks, text, values)))
     return out
+
+
+def _with_values(sent: Sent) -> Sent:
+    """A names-only parse with its values added, as a parse with values would read them: the date
+    entities from the tokens' entity labels, the rest from the text (no second spaCy pass)."""
+    out, taken = list(sent.slots), [(sl.start, sl.end) for sl in sent.slots]
+    i, toks = 0, sent.toks
+    while i < len(toks):
+        j = i
+        while j < len(toks) and toks[j].ent == "DATE" and (j == i or not toks[j].begins):
+            j += 1
+        if j > i:
+            s, e = toks[i].start, toks[j - 1].end
+            if atoms := date_atoms(sent.text[s:e]):
+                out.append(Slot("DATE", sent.text[s:e], s, e, (i, j), atoms))
+                taken.append((s, e))
+        i = j + 1 if j == i else j
+    out.extend(_text_values(sent.text, toks, taken))
+    return replace(sent, slots=tuple(sorted(out, key=lambda sl: sl.start)))
 
 
 def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
@@ -232,6 +253,10 @@ def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
         return next((k for k in ((True, t), (False, t))[:1 if values else 2] if k in _CACHE), None)
 
     with _CACHE_LOCK:
+        if values:  # a names-only parse gets its values without a second spaCy pass
+            for t in texts:
+                if (True, t) not in _CACHE and (False, t) in _CACHE:
+                    _CACHE[(True, t)] = _with_values(_CACHE[(False, t)])
         todo = tuple(dict.fromkeys(t for t in texts if cached(t) is None))
     fresh = dict(zip(todo, _parse_batch(todo, values))) if todo else {}
     out = []

@@ -142,6 +142,19 @@ def test_value_sentences_read_the_texts_values_without_a_parse(monkeypatch) -> N
     assert [sl.kind for sl in until.slots] == ["TIME"]
 
 
+def test_values_added_to_a_names_only_parse_equal_a_parse_with_values() -> None:
+    """A sentence parsed for names first gets its values without a second spaCy pass, slot for slot as
+    a parse with values reads them (adjacent date entities stay two: "January 31, 1909 –" and "December 11, 1974")."""
+    from guardrail.align import parsed
+
+    texts = ("Walter Darwin Coy (January 31, 1909 – December 11, 1974) was an American actor.",
+             "The grant of $12,000 is paid on 3 March 2024 and again at 16:45 on Friday, after two weeks.")
+    full = parsed._parse_batch(texts, True)
+    names = parsed._parse_batch(texts, False)
+    assert [parsed._with_values(n).slots for n in names] == [f.slots for f in full]
+    assert sum(sl.kind == "DATE" for sl in full[0].slots) == 2
+
+
 def test_same_relation_reads_synonym_groups_only() -> None:
     from guardrail.align.clauses import same_relation
 
