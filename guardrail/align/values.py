@@ -247,9 +247,12 @@ def number_values(text: str) -> tuple[NumValue, ...]:
 
 def units_compatible(a: NumValue, b: NumValue) -> bool:
     """Whether two values measure the same thing (same dimension, and the same unit when
-    both name a physical unit; a bare number is compatible with a count or money)."""
+    both name a physical unit; a bare number is compatible with a count or money; a bare
+    "degrees", which quantulum3 reads as an angle, with a temperature)."""
     if a.dim == "number" or b.dim == "number":
         return a.dim == b.dim or {a.dim, b.dim} <= {"number", "currency"}
+    if {a.dim, b.dim} == {"angle", "temperature"}:  # "highs of 18 degrees" against "18°C": quantulum3 reads an angle
+        return "degree angle" in (a.unit, b.unit)
     if a.dim != b.dim:
         return False
     if a.dim in ("percent", "currency"):

@@ -191,12 +191,13 @@ _SCALING = re.compile(r"\b(?:twice|double[ds]?|doubling|triple[ds]?|tripling|tre
 
 
 #: A claim that says it adds or subtracts ("thirteen years later", "£250,000 left", "in total"):
-#: only then may one of its numbers be a sum or difference of two evidence numbers.
-_ADDING = re.compile(r"\b(?:later|earlier|before|after|ago|since|more|less|fewer|over|under|total(?:l?ing|s)?|"
-                     r"all|altogether|combined|together|sum|difference|than|gap|apart|longer|shorter|older|"
-                     r"younger|rise|rose|risen|rising|fell|fall|fallen|falling|increased?|decreased?|up|down|"
-                     r"gained|lost|left|remaining|remainder|leaving|extra|additional|plus|minus|between|"
-                     r"lasted|spanning|aged?|old|by)\b", re.I)
+#: only then may one of its numbers be a sum or difference of two evidence numbers. Words as
+#: common as "up", "by", "more" or "than" are no cue: "$39 a month for up to five users" against a
+#: table of $29 and 10 GB followed as 29 + 10.
+_ADDING = re.compile(r"\b(?:later|earlier|before|after|ago|since|total(?:l?ing|s)?|in all|altogether|combined|"
+                     r"together|sum|difference|gap|apart|longer|shorter|older|younger|rise|rose|risen|rising|"
+                     r"fell|fall|fallen|falling|increased?|decreased?|gained|lost|left|remaining|remainder|"
+                     r"leaving|extra|additional|plus|minus|lasted|spanning|aged?)\b", re.I)
 
 
 def _arithmetic(v: NumValue, nums: Sequence[float], claim: str = "") -> bool:

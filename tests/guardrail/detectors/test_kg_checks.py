@@ -277,6 +277,14 @@ def test_literals_ground_a_figure_stated_in_another_form() -> None:
     assert build_detector("kg_literals").detect(item).score == 0.0
 
 
+def test_literals_take_no_arithmetic_step_on_common_words_and_read_degrees_as_a_temperature() -> None:
+    """"up to five users" is no cue to add: $39 is not $29 + 10 GB; "18 degrees" is the context's 18°C."""
+    table = "Plan | Price | Users | Storage\nTeam | $29/month | 5 | 10 GB"
+    assert flagged(run("kg_literals", "The Team plan costs $39 a month for up to five users.", table)) == ["$39 a month"]
+    assert run("kg_literals", "Expect highs of 18 degrees and lows of 12 degrees.",
+               "Temperatures will range from 12°C to 18°C this week.").score == 0.0
+
+
 def test_literals_ground_a_stated_duration_and_a_month() -> None:
     """quantulum3 read "nine weeks at" as nine week-ampere-turns; a month stated verbatim is grounded,
     while "may" the verb states no month."""
