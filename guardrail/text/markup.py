@@ -166,6 +166,7 @@ _ATTRIBUTION = re.compile(
     r"|from what (?:i|we) (?:can (?:see|tell|find)|understand|gather)(?:[ \t]+in[ \t]+" + _SOURCE_WORDS + r")?[ \t]*,[ \t]*"
     r"|(?:i|we) can confirm(?:[ \t]+that)?[ \t]+"
     r"|(?:in conclusion|in other words)[ \t]*,[ \t]*"
+    r"|one (?:more|last|final) thing[ \t]*:[ \t]*"
     r"|let me (?:break (?:this|it) down|explain|walk you through (?:this|it)|summari[sz]e)[ \t]*(?::|,|[ \t]\u2014)[ \t]*"
     r"|(?:you asked|your question(?: was)?)[ \t]*:?[ \t]*[^?\n]{1,300}\?[ \t]*"
     r"|(?:to answer your question|in short|in brief|simply put|put simply|long story short|sure thing|sure|"

@@ -246,3 +246,15 @@ def test_superscript_footnotes_are_not_read_as_numbers():
 def test_a_row_number_column_is_not_read(text, read):
     out = blank_markup(text)
     assert len(out) == len(text) and " ".join(out.split()) == read
+
+
+def test_a_one_more_thing_lead_in_is_blanked_and_its_offer_read_as_one() -> None:
+    """"One more thing: let me know if you need the source." flipped 15 of 29 faithful answers it closed:
+    the lead-in hid the offer of help; the statement after it is still read."""
+    from guardrail import Guard
+
+    text = "The bridge is 1,149 m long. One more thing: let me know if you need the source."
+    assert blank_markup(text).split(".", 1)[1].strip() == "let me know if you need the source."
+    assert blank_markup("One last thing: it closes at 6pm.").strip() == "it closes at 6pm."
+    r = Guard().check(text, ["The Harbour Bridge is 1,149 metres long and opened in 1932."], log=False)
+    assert r.passed
