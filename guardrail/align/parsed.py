@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from guardrail.align.values import NumValue, date_atoms, number_values
+from guardrail.text.clock import CLOCK, clock_minutes
 from guardrail.text.lexicon import STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
@@ -35,7 +36,6 @@ __all__ = ["Tok", "Slot", "Sent", "NAME_LABELS", "parse_sentences", "parse_texts
 NAME_LABELS = frozenset("PERSON ORG GPE LOC NORP FAC PRODUCT EVENT WORK_OF_ART LAW".split())
 _CONTENT_POS = frozenset("NOUN PROPN VERB ADJ ADV NUM".split())
 _WINDOW = 5
-_TIME_RE = re.compile(r"\b(\d{1,2}):(\d{2})\s*([ap]\.?m\b\.?)?|\b(\d{1,2})\.(\d{2})\s*([ap]\.?m\b\.?)", re.I)
 _MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
           r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
 #: Dates spaCy's small model misses ("no later than 30 July"): a month with a day or a year.
@@ -138,12 +138,11 @@ def _text_values(text: str, toks: Sequence[Tok], taken: list[tuple[int, int]]) -
     """The times, dates and numbers the text itself shows (no parse): regular expressions and
     ``quantulum3``, each outside the spans ``taken`` (which it extends)."""
     out: list[Slot] = []
-    for m in _TIME_RE.finditer(text):  # "16:45", "9.30 am": one value, not two numbers
+    for m in CLOCK.finditer(text):  # "16:45", "9.30 am": one value, not two numbers
+        if not (m.group(2) or m.group(5)):  # an hour alone ("6pm") stays a number
+            continue
         s, e = m.span()
-        h, mi, ap = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
-        hour = int(h) % 12 + (12 if ap and ap.lower().startswith("p") else 0) if ap else int(h)
-        key = f"t{hour}:{mi}"
-        out.append(Slot("TIME", m.group(0), s, e, _tok_range(toks, s, e), frozenset({key})))
+        out.append(Slot("TIME", m.group(0), s, e, _tok_range(toks, s, e), frozenset({f"t{clock_minutes(m)}"})))
         taken.append((s, e))
     for m in _DATE_RE.finditer(text):
         s, e = m.span()

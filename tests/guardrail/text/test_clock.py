@@ -30,3 +30,15 @@ def test_an_equal_time_takes_the_evidences_surface_and_a_different_one_stays() -
     support = "Support is available 9 a.m. to 5 p.m. CET."
     assert match_value_forms(support, "Support runs from 09:00 until 17:00.")[1] == \
         "Support runs from 9 a.m. until 5 p.m."
+
+
+def test_the_kg_checks_read_times_with_the_same_clock() -> None:
+    """A time with its minutes is one TIME slot of the parsed sentence, keyed by minutes after midnight,
+    whatever its surface; an hour alone stays a number."""
+    from guardrail.align.parsed import value_sentences
+
+    def times(text: str) -> list[frozenset[str]]:
+        return [sl.keys for s in value_sentences([text]) for sl in s.slots if sl.kind == "TIME"]
+
+    assert times("It closes at 16:45.") == times("It closes at 4.45 pm.") == [frozenset({"t1005"})]
+    assert times("It closes at 5pm.") == []
