@@ -16,18 +16,22 @@ value from an added detail, and :mod:`guardrail.policy.repair` writes the one ca
   "The maximum" does) is replaced by a name of the evidence in the same slot (sharing a
   neighbouring word), so "a loan from IBM" is an added detail, not a wrong name;
 * any other words have no candidate.
+
+:func:`evidence_sentence` chooses the context sentence a flagged claim is checked against: the one
+sharing most words with the claim's slot of the wrong words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from guardrail.align.values import NumValue, number_values
 from guardrail.policy.numbers import is_number, numerals
 from guardrail.text.lexicon import EVIDENCE_STOP_WORDS
 
 __all__ = ["WORD", "FUNCTION_WORDS", "find_words", "is_name", "is_quantity", "value_candidates", "number_stated",
-           "content_words", "word_key", "neighbours"]
+           "content_words", "word_key", "neighbours", "evidence_sentence"]
 
 #: A word as the feedback compares words (numbers keep their separators: "1,200", "2.5").
 WORD = re.compile(r"\w+(?:[.,]\d+)*")
@@ -172,13 +176,20 @@ def _name_candidates(wrong: str, claim: str, evidence: str) -> list[str]:
     at = find_words(claim, wrong)
     slot = neighbours(claim, at, at + len(wrong)) - content_words(wrong) if at >= 0 else set()
     claim_words = content_words(claim)
+    lower = {w for w in WORD.findall(claim) if w.islower()}
     out: list[str] = []
     for m in _NAME.finditer(evidence):
-        words = content_words(m.group(0))
-        if not words or words <= claim_words or m.group(0) in out:
+        name, start, titles = m.group(0), m.start(), set()
+        while (first := WORD.match(name)) and first.group(0).lower() in lower and first.end() < len(name):
+            # a title the claim writes in lower case ("Substitute Jamie Ortiz" / "on as a substitute")
+            titles |= content_words(first.group(0))
+            cut = len(name) - len(name[first.end():].lstrip())
+            name, start = name[cut:], start + cut
+        words = content_words(name)
+        if not words or words <= claim_words or name in out:
             continue
-        if slot & neighbours(evidence, m.start(), m.end()):
-            out.append(m.group(0))
+        if slot & (neighbours(evidence, start, start + len(name)) | titles):
+            out.append(name)
     return out
 
 
@@ -210,3 +221,81 @@ def value_candidates(wrong: str, claim: str, evidence: str) -> list[str]:
     if is_name(wrong, claim):
         return _name_candidates(wrong, claim, evidence)
     return []
+
+
+def _slot_weights(claim: str, wrong: Sequence[str]) -> dict[str, float]:
+    """Each content word of ``claim`` (its wrong words left out), weighted by nearness to the
+    wrong words (``1 / distance`` in words): the words of the wrong value's own slot ("in
+    Chemistry in 1921") count more than the subject, which a context often names with a
+    pronoun ("In 1911 she won the Nobel Prize in Chemistry"). A word behind a dash, semicolon,
+    colon or bracket from the wrong words counts :data:`_ACROSS` as much per such mark: it is
+    another clause ("two goals -- a penalty and another in the 67th minute -- and [Reid], on as a
+    substitute, added the third": the substitute's sentence is the evidence, not the scorer's)."""
+    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
+    words: list[tuple[str, bool, int]] = []  # (key, function word, clause marks before it)
+    marks = 0
+    for m in _TOKEN.finditer(claim):
+        if m.group("mark"):
+            marks += 1
+            continue
+        w = m.group(0)
+        words.append((word_key(w), w.lower() in FUNCTION_WORDS, marks))
+    at = [(i, c) for i, (k, _, c) in enumerate(words) if k in bad]
+    out: dict[str, float] = {}
+    for i, (k, stop, c) in enumerate(words):
+        if stop or k in bad:
+            continue
+        weight = max(_ACROSS ** abs(c - cj) / abs(i - j) for j, cj in at) if at else 1.0
+        out[k] = max(out.get(k, 0.0), weight)
+    return out
+
+
+#: Weight factor of a word per clause mark (dash, semicolon, colon, bracket) between it and the wrong words.
+_ACROSS = 0.1
+_TOKEN = re.compile(rf"(?P<mark>\s[—–-]\s|—|–|;|:(?!\d)|[()\[\]])|{WORD.pattern}")
+
+
+def evidence_sentence(claim: str, wrong: Sequence[str], hint: str, sentences: Sequence[str], question: str = "") -> str:
+    """The sentence of ``sentences`` that ``claim`` is to be checked against (``hint`` when there are none).
+
+    It is the context sentence sharing most (slot-weighted, :func:`_slot_weights`) words with
+    ``claim`` (its wrong words left out), ties broken by the wrong words themselves (a sentence
+    stating them holds the claim's slot: a swapped role, a false flag), then by the detector's
+    own evidence ``hint``.
+
+    A bare claim (no content word besides its wrong words: a HaluEval answer "Palermo.") says
+    nothing to find its sentence by: the ``question``'s content words are its words then, so
+    the sentence answering the question is quoted.
+
+    Parameters
+    ----------
+    claim : str
+        The flagged answer sentence.
+    wrong : sequence of str
+        Its flagged node texts (may be empty: a claim restated whole).
+    hint : str
+        The detector's own evidence sentence (``""``: none).
+    sentences : sequence of str
+        The context sentences.
+    question : str
+        The question (``""``: none).
+
+    Returns
+    -------
+    str
+        One of ``sentences``, or ``hint`` when none shares a word with the claim or there are none.
+    """
+    if not sentences:
+        return hint
+    weights = _slot_weights(claim, wrong)
+    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
+    if question and not weights:
+        weights = {k: 1.0 for k in content_words(question) - bad}
+    near = content_words(hint)
+
+    def score(s: str) -> tuple[float, int, int]:
+        words = content_words(s)
+        return sum(w for k, w in weights.items() if k in words), len(bad & words), len(near & words)
+
+    best = max(sentences, key=score)
+    return best if score(best)[0] > 0 else (hint or best)

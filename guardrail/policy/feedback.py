@@ -36,8 +36,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from guardrail.explain.weakest import weakest_claim
-from guardrail.policy.candidates import FUNCTION_WORDS, content_words, number_stated, value_candidates, word_key
-from guardrail.policy.candidates import WORD as _WORDS
+from guardrail.policy.candidates import content_words, evidence_sentence, number_stated, value_candidates, word_key
 from guardrail.text.sentences import split_sentences
 from guardrail.types import FlaggedNode, GuardResult
 
@@ -48,7 +47,6 @@ ErrorKind = Literal["value", "role", "added", "restate"]
 
 #: What the feedback puts around the exact words to rewrite in a claim ("in [[1921]]").
 MARK_OPEN, MARK_CLOSE = "[[", "]]"
-
 
 
 @dataclass(frozen=True)
@@ -87,50 +85,6 @@ class FeedbackItem:
 
 def _sentences(texts: Sequence[str]) -> list[str]:
     return [t[a:b].strip() for t in texts for a, b in split_sentences(t)]
-
-
-def _slot_weights(claim: str, wrong: Sequence[str]) -> dict[str, float]:
-    """Each content word of ``claim`` (its wrong words left out), weighted by nearness to the
-    wrong words (``1 / distance`` in words): the words of the wrong value's own slot ("in
-    Chemistry in 1921") count more than the subject, which a context often names with a
-    pronoun ("In 1911 she won the Nobel Prize in Chemistry")."""
-    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
-    words = [(word_key(w), w.lower() in FUNCTION_WORDS) for w in _WORDS.findall(claim)]
-    at = [i for i, (k, _) in enumerate(words) if k in bad]
-    out: dict[str, float] = {}
-    for i, (k, stop) in enumerate(words):
-        if stop or k in bad:
-            continue
-        weight = 1.0 / min(abs(i - j) for j in at) if at else 1.0
-        out[k] = max(out.get(k, 0.0), weight)
-    return out
-
-
-
-
-def _evidence(claim: str, wrong: Sequence[str], hint: str, sentences: Sequence[str], question: str = "") -> str:
-    """The context sentence sharing most (slot-weighted, :func:`_slot_weights`) words with
-    ``claim`` (its wrong words left out), ties broken by the wrong words themselves (a sentence
-    stating them holds the claim's slot: a swapped role, a false flag), then by the detector's
-    own evidence ``hint``.
-
-    A bare claim (no content word besides its wrong words: a HaluEval answer "Palermo.") says
-    nothing to find its sentence by: the ``question``'s content words are its words then, so
-    the sentence answering the question is quoted."""
-    if not sentences:
-        return hint
-    weights = _slot_weights(claim, wrong)
-    bad = set().union(*(content_words(w) for w in wrong)) if wrong else set()
-    if question and not weights:
-        weights = {k: 1.0 for k in content_words(question) - bad}
-    near = content_words(hint)
-
-    def score(s: str) -> tuple[float, int, int]:
-        words = content_words(s)
-        return sum(w for k, w in weights.items() if k in words), len(bad & words), len(near & words)
-
-    best = max(sentences, key=score)
-    return best if score(best)[0] > 0 else (hint or best)
 
 
 def _claims(result: GuardResult, max_nodes: int) -> list[tuple[str, tuple[int, int] | None, list[FlaggedNode]]]:
@@ -186,7 +140,7 @@ def _own_values(claim: str, wrong: Sequence[str], kind: ErrorKind, values: tuple
     out = list(values) if values else [""] * len(wrong)
     extra: list[str] = []
     for i, w in enumerate(wrong):
-        own = "" if out[i] else _evidence(claim, (w,), hint, sents, question)
+        own = "" if out[i] else evidence_sentence(claim, (w,), hint, sents, question)
         found = value_candidates(w, claim, own) if own and own != evidence else []
         if len(found) == 1:
             out[i] = found[0]
@@ -216,7 +170,7 @@ def feedback_items(result: GuardResult, contexts: Sequence[str] = (), *, max_nod
     for claim, where, nodes in _claims(result, max_nodes):
         wrong = tuple(n.text for n in nodes)
         hint = next((n.evidence for n in nodes if n.evidence), "")
-        ev = _evidence(claim, wrong, hint, sents, question or "")
+        ev = evidence_sentence(claim, wrong, hint, sents, question or "")
         kind, values = _classify(claim, wrong, ev)
         kind, values, ev = _own_values(claim, wrong, kind, values, ev, sents, hint, question or "")
         items.append(FeedbackItem(claim, where, wrong, ev, kind, values, _marks(result.answer, where, nodes)))
@@ -232,7 +186,7 @@ def _restate_item(result: GuardResult, sents: Sequence[str], question: str) -> l
     raw = result.answer[weak.start:weak.end]
     start = weak.start + len(raw) - len(raw.lstrip())
     claim = raw.strip()
-    evidence = weak.evidence or _evidence(claim, (), "", sents, question)
+    evidence = weak.evidence or evidence_sentence(claim, (), "", sents, question)
     return [FeedbackItem(claim, (start, start + len(claim)), (), evidence, "restate")]
 
 

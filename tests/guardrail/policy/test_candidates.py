@@ -139,3 +139,26 @@ def test_a_bare_answer_finds_its_evidence_by_the_question() -> None:
     (item,) = feedback_items(result, ctx, question=question)
     assert without.evidence == "Donnolo was born in Oria in 913."  # no word to go by: the first sentence
     assert item.evidence.startswith("He was ransomed at Otranto")
+
+
+SPORTS = ["Redhill equalised just before half-time when striker Kofi Mensah converted a penalty, and Mensah added "
+          "a second in the 67th minute.", "Substitute Jamie Ortiz sealed the win in stoppage time.",
+          "Ashford finished with ten men after defender Callum Reid was sent off for a second yellow card."]
+SPORTS_ANSWER = ("Kofi Mensah got two of Redhill's goals — a penalty shortly before the break and another in the "
+                 "67th minute — and Callum Reid, on as a substitute, added the third in stoppage time.")
+
+
+def test_words_behind_a_dash_weigh_less_than_the_flagged_words_own_clause() -> None:
+    # sports-01: the scorer's clause, across two dashes, outweighed "on as a substitute ... in stoppage time",
+    # so the feedback quoted Mensah's sentence, the model could not fix the name and the answer was refused
+    (item,) = feedback_items(_flagged(SPORTS_ANSWER, "Callum Reid"), SPORTS)
+    assert item.evidence == SPORTS[1]
+    assert (item.kind, item.values) == ("value", ("Jamie Ortiz",))
+
+
+def test_a_title_the_claim_writes_in_lower_case_is_no_part_of_the_name() -> None:
+    # "Substitute" opens the evidence sentence: it is the claim's "substitute", the slot word, not the name
+    assert value_candidates("Callum Reid", SPORTS_ANSWER, SPORTS[1]) == ["Jamie Ortiz"]
+    # a claim without the lower-case word keeps the match whole, as before
+    assert value_candidates("Callum Reid", "Callum Reid scored the third.",
+                            "Substitute Jamie Ortiz scored the third.") == ["Substitute Jamie Ortiz"]
