@@ -34,6 +34,7 @@ from typing import Any
 
 from guardrail._optional import require
 from guardrail.text.lexicon import HEDGES
+from guardrail.text.shares import share_values
 
 __all__ = ["NumValue", "number_values", "date_atoms", "numbers_equal", "units_compatible", "HEDGES"]
 
@@ -200,7 +201,19 @@ def _parse_numbers(text: str) -> tuple[NumValue, ...]:
     for s, e, v in numerals:  # digits quantulum3 left out or misread: plain numbers
         if not any(x.start <= s and e <= x.end for x in out):
             out.append(NumValue(v, "dimensionless", "number", s, e, _tolerance(text[s:e], v, _hedged(text, s)), False))
-    return tuple(sorted(out, key=lambda x: x.start))
+    return tuple(sorted(_with_shares(text, out), key=lambda x: x.start))
+
+
+def _with_shares(text: str, out: list[NumValue]) -> list[NumValue]:
+    """``out`` with each fraction or proportion of ``text`` ("a quarter of", "one in four",
+    :func:`~guardrail.text.shares.share_values`) read as the percentage it is, within half a
+    point: quantulum3 reads "a quarter of the cost" as the bare number 0.25, which no "20%" contradicts."""
+    shares = [(s, e, pct) for s, e, pct, _, kind in share_values(text) if kind != "percent"]
+    if not shares:
+        return out
+    kept = [v for v in out if not any(v.start < e and s < v.end for s, e, _ in shares)]
+    return kept + [NumValue(pct, "percentage", "percent", s, e, 0.5, not any(ch.isdigit() for ch in text[s:e]))
+                   for s, e, pct in shares]
 
 
 def _range_ok(q: Any, digits: list[tuple[int, int, float]]) -> bool:

@@ -233,6 +233,25 @@ def test_literals_flag_an_ungrounded_quantity() -> None:
     assert flagged(out) == ["650 metres"] and "450 metres" in out.details["flags"][0]["reason"]
 
 
+GRANT = "Groups must contribute at least 20% of the project cost themselves. The fund opens on 1 February."
+RURAL = "Of the 40 groups funded last year, 10 were in rural areas."
+
+
+@pytest.mark.parametrize("answer", ["Your group pays at least a quarter of the cost itself.",
+                                    "Your group pays at least half of the cost itself."])
+def test_literals_flag_a_fraction_against_the_percentage_the_context_gives(answer: str) -> None:
+    # quantulum3 read "a quarter of" as the bare number 0.25, which no percentage contradicts
+    out = run("kg_literals", answer, GRANT)
+    assert len(flagged(out)) == 1 and out.score >= 0.9 and "20%" in out.details["flags"][0]["reason"]
+
+
+@pytest.mark.parametrize("answer", ["Your group pays at least a fifth of the cost itself.",
+                                    "One in four of the funded groups was in a rural area.",
+                                    "A quarter of last year's 40 groups were rural."])
+def test_literals_pass_a_fraction_the_context_states_or_computes(answer: str) -> None:
+    assert run("kg_literals", answer, GRANT, RURAL).score == 0.0
+
+
 def test_literals_flag_an_ungrounded_date() -> None:
     out = run("kg_literals", "The bridge opened on 3 May 1932.", "The bridge opened on 3 May 1931.")
     assert flagged(out) == ["3 May 1932"]
