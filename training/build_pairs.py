@@ -293,10 +293,11 @@ def claims_pairs(rng: random.Random, copies: int = 2) -> list[dict]:
     multi-sentence claim also gives one pair per sentence unit: every unit of a supported
     claim is supported, and of an unsupported claim only the unit holding the error span
     is labelled (unsupported). ``copies`` draws the evidence with different word budgets
-    (170, the inference default, then 110), so the model sees the evidence cut differently.
+    (170, the inference default, then 110, 230 and 30: about one sentence, the verifier's sentence
+    view), so the model sees the evidence cut differently.
     """
     out = []
-    budgets = [170, 110, 230][:copies]
+    budgets = [170, 110, 230, 30][:copies]
     for ctx in load_claims("train"):
         sents = [p[s:e] for p in ctx["passages"] for s, e in split_sentences(p)]
         question = ctx.get("question") or None
@@ -351,7 +352,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--synthetic", action="store_true",
                     help="add the v2 copy/shorten synthetic pairs (off in v3: they teach 'copied = supported')")
-    ap.add_argument("--claims-copies", type=int, default=3, help="evidence budgets per claims-data pair (1-3)")
+    ap.add_argument("--claims-copies", type=int, default=3, help="evidence budgets per claims-data pair (1-4)")
     ap.add_argument("--recap", action="store_true", help="only apply the synthetic caps to an existing pairs.jsonl")
     args = ap.parse_args()
     if args.recap:
