@@ -11,7 +11,7 @@ from _fakes import FakeEncoder, apple_context
 
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.unscored import non_answer as _non_answer
-from guardrail.detectors.verifier import VerifierDetector
+from guardrail.detectors.verifier import VERBATIM_P, VerifierDetector
 from guardrail.types import KnowledgeGraph
 
 CONTEXT = "Apple was founded in 1976 by Steve Jobs and Steve Wozniak."
@@ -64,5 +64,7 @@ def test_a_hedged_wrong_sentence_after_a_supported_one_is_scored(wrong: str):
 
 
 def test_a_decline_next_to_a_claim_is_left_out_and_a_whole_decline_fails():
-    assert _score("I'm not sure. Apple was founded in 1976.") == pytest.approx(0.1)
+    # the claim is the context's words (VERBATIM_P), the stand-in's 0.9 otherwise
+    assert _score("I'm not sure. Apple was founded in 1976.") == pytest.approx(1 - VERBATIM_P)
+    assert _score("I'm not sure. Apple was set up in 1976.") == pytest.approx(0.1)
     assert _score("I don't know. Sorry, I'm not sure.") == pytest.approx(1.0)
