@@ -93,7 +93,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
         rf"there\s+(?:is|are|was|were)\s+nothing\s+(?:in|within)\s+{src}",
     ]
     self_heads = [
-        r"i\s+(?:do|did)\s+not\s+(?:know|have\s+(?:enough\s+|sufficient\s+|any\s+|the\s+|that\s+)?"
+        r"i\s+(?:\w+ly\s+)?(?:do|did)\s+not\s+(?:know|have\s+(?:enough\s+|sufficient\s+|any\s+|the\s+|that\s+|"
+        r"much\s+|more\s+|further\s+)?"
         r"(?:information|data|details|answer|knowledge|context))",
         r"i\s+am\s+(?:not\s+(?:sure|certain|aware)|unsure|uncertain)",
         r"i\s+(?:cannot|could\s+not|am\s+(?:not\s+able|unable)\s+to|was\s+(?:not\s+able|unable)\s+to|"

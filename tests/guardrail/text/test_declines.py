@@ -29,6 +29,8 @@ DECLINES = [
     "Not enough information.",
     "The context does not specify whether she won in 1921.",
     "I don't have enough information to answer that.",
+    "I actually don't have much information for Wolves.",  # HaluEval dialogue: an adverb, "much"
+    "I really do not have more details on that.",
 ]
 
 ANSWERS = [
@@ -40,6 +42,7 @@ ANSWERS = [
     "I'm not sure it was 1921.",
     "I don't know exactly, probably 1921.",
     "I don't know. The bridge opened in 1932.",
+    "I don't have much information, but Wolves is a 2014 film.",
     "The context does not say, but it was 1903.",
     "I don't know the date and the bridge is 5 km long.",
     "Marie Curie did not win the prize in 1921.",
