@@ -204,11 +204,16 @@ def _parse_numbers(text: str) -> tuple[NumValue, ...]:
     return tuple(sorted(_with_shares(text, out), key=lambda x: x.start))
 
 
+#: "a quarter of a kilo", "a third of an hour": a fraction of a measure, not a share (left as quantulum3 reads it).
+_OF_A_MEASURE = re.compile(r"\s+of\s+an?\s", re.I)
+
+
 def _with_shares(text: str, out: list[NumValue]) -> list[NumValue]:
     """``out`` with each fraction or proportion of ``text`` ("a quarter of", "one in four",
     :func:`~guardrail.text.shares.share_values`) read as the percentage it is, within half a
     point: quantulum3 reads "a quarter of the cost" as the bare number 0.25, which no "20%" contradicts."""
-    shares = [(s, e, pct) for s, e, pct, _, kind in share_values(text) if kind != "percent"]
+    shares = [(s, e, pct) for s, e, pct, _, kind in share_values(text)
+              if kind != "percent" and not _OF_A_MEASURE.match(text, e)]
     if not shares:
         return out
     kept = [v for v in out if not any(v.start < e and s < v.end for s, e, _ in shares)]

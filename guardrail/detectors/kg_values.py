@@ -222,8 +222,8 @@ def _arithmetic(v: NumValue, nums: Sequence[float], claim: str = "") -> bool:
 
 
 def _figures(claim: Sent) -> list[Slot]:
-    """The dates and numbers of a claim that must be grounded (small numbers in words are not)."""
-    return [c for c in claim.slots if c.kind in ("DATE", "NUM") and not _trivial(c)]
+    """The dates, times of day and numbers of a claim that must be grounded (small numbers in words are not)."""
+    return [c for c in claim.slots if c.kind in ("DATE", "NUM", "TIME") and not _trivial(c)]
 
 
 def _numbers(sents: Sequence[Sent]) -> list[float]:

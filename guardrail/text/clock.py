@@ -9,8 +9,8 @@ evidence's surface when the two are equal (and leave it as written when they are
 
 Read: 24-hour ``H:MM`` / ``HH:MM`` (hours 0-23); 12-hour ``H``, ``H:MM`` or ``H.MM`` followed by
 "am" / "pm" in any spelling ("a.m.", "AM", "p. m."); "noon" and "midnight". A bare number is
-never a time ("at 6" could be anything), nor is a 24-hour time with seconds or a ratio
-with one-digit minutes ("3:1").
+never a time ("at 6" could be anything), nor is a 24-hour time with seconds, a race time with
+tenths ("3:59.4": minutes, seconds and tenths) or a ratio with one-digit minutes ("3:1").
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ __all__ = ["CLOCK", "clock_minutes"]
 #: A time of day (see the module docstring); groups: 12-hour hour, minutes, am/pm letter;
 #: 24-hour hour, minutes; "noon" / "midnight".
 CLOCK = re.compile(
-    r"(?<![\w.,:])(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?"
-    r"|([01]?\d|2[0-3]):([0-5]\d)(?![\d:])"
+    r"(?<![\w.,:])(?:(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\b\.?|\s?m\b)"
+    r"|([01]?\d|2[0-3]):([0-5]\d)(?![\d:]|\.\d)"
     r"|(noon|midnight)\b)", re.I)
 
 
@@ -43,6 +43,8 @@ def clock_minutes(m: re.Match[str]) -> int:
     --------
     >>> [clock_minutes(CLOCK.search(t)) for t in ("18:00", "6pm", "6.30 p.m.", "12 am", "12pm", "noon", "09:05")]
     [1080, 1080, 1110, 0, 720, 720, 545]
+    >>> CLOCK.search("Landy ran 3:58.0 in Turku.") is None
+    True
     """
     if m.group(6):
         return 720 if m.group(6).lower() == "noon" else 0

@@ -252,6 +252,23 @@ def test_literals_pass_a_fraction_the_context_states_or_computes(answer: str) ->
     assert run("kg_literals", answer, GRANT, RURAL).score == 0.0
 
 
+FERRY = "The ferry leaves at 6:15pm and takes 45 minutes. The last boat back is at 21:30."
+
+
+@pytest.mark.parametrize(("answer", "wrong"), [("The ferry departs at 6:30pm.", "6:30pm"),
+                                               ("The last boat back leaves at 22:00.", "22:00")])
+def test_literals_flag_a_time_of_day_against_the_time_the_context_gives(answer: str, wrong: str) -> None:
+    out = run("kg_literals", answer, FERRY)
+    assert flagged(out) == [wrong] and out.score >= 0.9
+
+
+@pytest.mark.parametrize("answer", ["The ferry departs at 18:15.", "The ferry departs at 6.15 p.m.",
+                                    "The last boat back leaves at 9:30pm.",
+                                    "Landy ran 3:58.0, beating the old mark."])  # a race time is no time of day
+def test_literals_pass_a_time_of_day_the_context_states_in_another_form(answer: str) -> None:
+    assert run("kg_literals", answer, FERRY, "On 21 June 1954 Landy ran 3:58.0.").score == 0.0
+
+
 def test_literals_flag_an_ungrounded_date() -> None:
     out = run("kg_literals", "The bridge opened on 3 May 1932.", "The bridge opened on 3 May 1931.")
     assert flagged(out) == ["3 May 1932"]

@@ -18,7 +18,8 @@ def test_each_surface_reads_as_minutes_after_midnight(text: str, minutes: int) -
     assert m is not None and clock_minutes(m) == minutes
 
 
-@pytest.mark.parametrize("text", ["at 6", "a 3:1 ratio", "version 2.30", "10:00:00", "25:00", "2.5 pm", "pm"])
+@pytest.mark.parametrize("text", ["at 6", "a 3:1 ratio", "version 2.30", "10:00:00", "25:00", "2.5 pm", "pm",
+                                  "Landy ran 3:58.0", "a 5:41.8 course record"])
 def test_what_is_not_a_time(text: str) -> None:
     assert CLOCK.search(text) is None
 
