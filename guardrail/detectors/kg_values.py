@@ -200,11 +200,18 @@ _ADDING = re.compile(r"\b(?:later|earlier|before|after|ago|since|total(?:l?ing|s
                      r"leaving|extra|additional|plus|minus|lasted|spanning|aged?)\b", re.I)
 
 
+#: What follows a number that is a factor: "three times as many", "a 3-fold rise", "3x" (not "three times that
+#: day": a count of occasions).
+_FACTOR = re.compile(r"\s*(?:-\s*)?(?:fold\b|x\b|times\s+(?:as|more|less|fewer|higher|lower|larger|bigger|greater|"
+                     r"smaller|longer|shorter|the|over|its|their)\b)", re.I)
+
+
 def _arithmetic(v: NumValue, nums: Sequence[float], claim: str = "") -> bool:
     """``v`` follows from one or two of ``nums`` by one arithmetic step the claim says it takes: a
     sum or a difference when it says it adds or subtracts (:data:`_ADDING`: "thirteen years later"),
-    a percentage ``100 a / b`` when ``v`` is one, a double, a triple or a half when it says it
-    scales a figure (:data:`_SCALING`: "twice"). Products and free ratios are left out, and no step
+    a percentage ``100 a / b`` when ``v`` is one, the ratio ``a / b`` when ``v`` is a factor ("three
+    times as many", "a 3-fold rise": :data:`_FACTOR`), a double, a triple or a half when it says it
+    scales a figure (:data:`_SCALING`: "twice"). Products and other ratios are left out, and no step
     is taken without its cue: too many wrong figures follow by chance ("within 60 days" against
     "within 30 days" as a double, "10 to 40 units" against "between 10 and 25" as 100 * 10 / 25)."""
     tol = max(v.tol, 1e-9)
@@ -212,10 +219,13 @@ def _arithmetic(v: NumValue, nums: Sequence[float], claim: str = "") -> bool:
         if any(abs(k * a - v.value) <= tol for k in (2.0, 3.0, 0.5)):
             return True
     adding, share = bool(_ADDING.search(claim)), v.dim == "percent"
-    for a, b in itertools.permutations(nums, 2) if adding or share else ():
+    factor = v.dim == "number" and _FACTOR.match(claim, v.end) is not None  # "three times as many", "a 3-fold rise"
+    for a, b in itertools.permutations(nums, 2) if adding or share or factor else ():
         cands = [a + b, a - b] if adding else []
         if b and share:
             cands.append(100.0 * a / b)
+        if b and factor and abs(a / b - v.value) <= 0.05 * abs(v.value):  # within 5 %: a free ratio is a weak licence
+            return True
         if any(abs(x - v.value) <= tol for x in cands):
             return True
     return False

@@ -269,6 +269,20 @@ def test_literals_pass_a_time_of_day_the_context_states_in_another_form(answer: 
     assert run("kg_literals", answer, FERRY, "On 21 June 1954 Landy ran 3:58.0.").score == 0.0
 
 
+SALES = "Sales rose between 2019 and 2022, from 2,000 to 6,000 units."
+
+
+def test_literals_ground_a_factor_as_the_ratio_of_two_evidence_numbers() -> None:
+    # "three" of "three times as many" was vetoed: the factor 6,000 / 2,000 is no figure the context writes
+    assert run("kg_literals", "Sales went from 2,000 to 6,000 units, three times as many.", SALES).score == 0.0
+    assert run("kg_literals", "Sales grew 3-fold to 6,000 units.", SALES).score == 0.0
+    out = run("kg_literals", "Sales went from 2,000 to 6,000 units, four times as many.", SALES)
+    assert flagged(out) == ["four"]
+    # "three times that day" counts occasions: no ratio grounds it (the Wrights made four flights)
+    flights = "Orville's flight lasted 12 seconds and covered 120 feet. The brothers made four flights that day."
+    assert flagged(run("kg_literals", "They went up three times that day.", flights)) == ["three"]
+
+
 def test_literals_flag_an_ungrounded_date() -> None:
     out = run("kg_literals", "The bridge opened on 3 May 1932.", "The bridge opened on 3 May 1931.")
     assert flagged(out) == ["3 May 1932"]
