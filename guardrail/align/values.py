@@ -279,8 +279,10 @@ def units_compatible(a: NumValue, b: NumValue) -> bool:
 
 
 def numbers_equal(claim: NumValue, ctx: NumValue) -> bool:
-    """``claim`` states ``ctx`` (within the claim's precision, and compatible units)."""
-    return units_compatible(claim, ctx) and abs(claim.value - ctx.value) <= max(claim.tol, 1e-9 * abs(ctx.value))
+    """``claim`` states ``ctx`` (within the claim's precision, and compatible units). Magnitudes are
+    compared: a sign is as often written in words ("lagged by 0.28%" / "-0.28%", "minus five degrees" /
+    "-5°C", which quantulum3 reads as 5), and the direction is the verifier's to check."""
+    return units_compatible(claim, ctx) and abs(abs(claim.value) - abs(ctx.value)) <= max(claim.tol, 1e-9 * abs(ctx.value))
 
 
 def _dateparser() -> Any:

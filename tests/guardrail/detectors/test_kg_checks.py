@@ -283,6 +283,14 @@ def test_literals_ground_a_factor_as_the_ratio_of_two_evidence_numbers() -> None
     assert flagged(run("kg_literals", "They went up three times that day.", flights)) == ["three"]
 
 
+@pytest.mark.parametrize(("answer", "context"), [
+    ("Overnight it dropped to minus five degrees.", "Temperatures fell to -5°C overnight."),  # quantulum3: 5 and -5
+    ("The fund lagged its index by 0.28%.", "Tracking difference: -0.28% over the past 12 months."),
+])
+def test_literals_ground_a_value_whose_sign_is_written_in_words(answer: str, context: str) -> None:
+    assert run("kg_literals", answer, context).score == 0.0
+
+
 def test_literals_flag_an_ungrounded_date() -> None:
     out = run("kg_literals", "The bridge opened on 3 May 1932.", "The bridge opened on 3 May 1931.")
     assert flagged(out) == ["3 May 1932"]
