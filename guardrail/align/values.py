@@ -29,7 +29,7 @@ import functools
 import math
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from guardrail._optional import require
@@ -201,7 +201,42 @@ def _parse_numbers(text: str) -> tuple[NumValue, ...]:
     for s, e, v in numerals:  # digits quantulum3 left out or misread: plain numbers
         if not any(x.start <= s and e <= x.end for x in out):
             out.append(NumValue(v, "dimensionless", "number", s, e, _tolerance(text[s:e], v, _hedged(text, s)), False))
-    return tuple(sorted(_with_shares(text, out), key=lambda x: x.start))
+    return tuple(sorted(_with_shares(text, _fractions_of_measures(text, out)), key=lambda x: x.start))
+
+
+#: A fraction before "a" / "an" and what it is a fraction of ("half a kilo", "a quarter of an hour").
+_FRACTION_LEAD = re.compile(r"(half|a\s+quarter|a\s+third|three\s+quarters|two\s+thirds)(?:\s+of)?\s+(?=an?\s)", re.I)
+_A_WORD = re.compile(r"an?\s+[\w-]+")
+_FRACTION_OF = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75, "two thirds": 2 / 3}
+
+
+def _fractions_of_measures(text: str, out: list[NumValue]) -> list[NumValue]:
+    """``out`` with a fraction of a measure read as one value: quantulum3 reads "half a kilo" as 0.5 per
+    kilogram, "half a million" as 1,500,000, and "a quarter of an hour" as 0.25 and one hour."""
+    res: list[NumValue] = []
+    used: set[int] = set()
+    for i, v in enumerate(out):
+        m = _FRACTION_LEAD.match(text, v.start)
+        if i in used or m is None:
+            if i not in used:
+                res.append(v)
+            continue
+        frac = _FRACTION_OF[" ".join(m.group(1).lower().split())]
+        if v.end > m.end():  # one value over the whole phrase: read what follows the fraction alone
+            base, end = next(iter(number_values(text[m.end():v.end])), None), v.end
+        else:  # the fraction alone, then the measure ("an hour") as the next value, or read alone
+            nxt = next((j for j in range(i + 1, len(out)) if out[j].start == m.end()), None)
+            word = _A_WORD.match(text, m.end())
+            base = out[nxt] if nxt is not None else next(iter(number_values(word.group(0))), None) if word else None
+            end = base.end if nxt is not None and base is not None else (m.end() + base.end if base else v.end)
+            used |= {nxt} if nxt is not None else set()
+        if base is None or base.dim == "percent":
+            res.append(v)
+            continue
+        if base.unit.endswith("dozen"):  # "half a dozen": six
+            base = replace(base, value=12.0 * base.value, unit="dimensionless", tol=0.5)
+        res.append(NumValue(frac * base.value, base.unit, base.dim, v.start, end, frac * base.tol, True))
+    return res
 
 
 #: "a quarter of a kilo", "a third of an hour": a fraction of a measure, not a share (left as quantulum3 reads it).

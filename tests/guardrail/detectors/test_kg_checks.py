@@ -34,6 +34,18 @@ def test_numbers_in_words_and_scales_normalise() -> None:
     assert vals == [14.0, 5.0, 10.0, 1_500_000.0, 2_000_000_000.0]
 
 
+@pytest.mark.parametrize(("text", "value", "unit"), [
+    ("half a million people", 500_000.0, "dimensionless"),  # quantulum3: 1,500,000
+    ("half a kilo of flour", 0.5, "kilogram"),  # quantulum3: 0.5 per kilogram
+    ("a quarter of an hour", 0.25, "hour"),  # quantulum3: 0.25 and one hour
+    ("wait half an hour", 0.5, "hour"),
+    ("half a dozen eggs", 6.0, "dimensionless"),
+])
+def test_a_fraction_of_a_measure_is_one_value(text: str, value: float, unit: str) -> None:
+    (v,) = number_values(text)
+    assert v.value == pytest.approx(value) and v.unit == unit
+
+
 def test_dates_give_their_explicit_atoms() -> None:
     assert date_atoms("4 to 22 November 2024") == {"d4", "d22", "m11", "y2024"}
     assert date_atoms("March 2022") == {"m3", "y2022"}
