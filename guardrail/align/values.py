@@ -34,7 +34,7 @@ from typing import Any
 
 from guardrail._optional import require
 from guardrail.text.lexicon import HEDGES
-from guardrail.text.shares import share_values
+from guardrail.text.shares import FRACTIONS, share_values
 
 __all__ = ["NumValue", "number_values", "date_atoms", "numbers_equal", "units_compatible", "HEDGES"]
 
@@ -205,9 +205,9 @@ def _parse_numbers(text: str) -> tuple[NumValue, ...]:
 
 
 #: A fraction before "a" / "an" and what it is a fraction of ("half a kilo", "a quarter of an hour").
-_FRACTION_LEAD = re.compile(r"(half|a\s+quarter|a\s+third|three\s+quarters|two\s+thirds)(?:\s+of)?\s+(?=an?\s)", re.I)
+_FRACTION_LEAD = re.compile(r"(" + "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in sorted(FRACTIONS, key=len, reverse=True))
+                            + r")(?:\s+of)?\s+(?=an?\s)", re.I)
 _A_WORD = re.compile(r"an?\s+[\w-]+")
-_FRACTION_OF = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75, "two thirds": 2 / 3}
 
 
 def _fractions_of_measures(text: str, out: list[NumValue]) -> list[NumValue]:
@@ -221,7 +221,7 @@ def _fractions_of_measures(text: str, out: list[NumValue]) -> list[NumValue]:
             if i not in used:
                 res.append(v)
             continue
-        frac = _FRACTION_OF[" ".join(m.group(1).lower().split())]
+        frac = FRACTIONS[" ".join(m.group(1).lower().split())] / 100.0
         if v.end > m.end():  # one value over the whole phrase: read what follows the fraction alone
             base, end = next(iter(number_values(text[m.end():v.end])), None), v.end
         else:  # the fraction alone, then the measure ("an hour") as the next value, or read alone

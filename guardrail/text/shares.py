@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["match_share_forms", "share_values", "cased_for"]
+__all__ = ["match_share_forms", "share_values", "cased_for", "FRACTIONS"]
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "ten": 10, "twelve": 12, "twenty": 20, "hundred": 100, "a hundred": 100, "a thousand": 1000}
@@ -30,12 +30,13 @@ _NUMBER = r"(\d+|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
 _PROPORTION = re.compile(r"(?<![\w.,])" + _NUMBER + r"\s+(?:in|out\s+of)\s+(?:every\s+)?" + _NUMBER + r"(?![\w.,]\w)",
                          re.I)
 _PARTS = {"third": 3, "quarter": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
-#: "a third", "two-thirds", "four fifths", "three eighths", ...: every fraction of a numerator up to nine
-#: and one of :data:`_PARTS` (written with a space or a hyphen), and "half".
-_FRACTIONS = {"half": 50.0, **{f"{n}{sep}{part}{'' if k == 1 else 's'}": 100.0 * k / d
+#: Fraction words and their value in per cent (0-100): "a third", "two-thirds", "four fifths", "three
+#: eighths", ...: every fraction of a numerator up to nine and one of :data:`_PARTS` (written with a space
+#: or a hyphen), and "half". Also read by :func:`guardrail.align.values.number_values` ("half a kilo").
+FRACTIONS: dict[str, float] = {"half": 50.0, **{f"{n}{sep}{part}{'' if k == 1 else 's'}": 100.0 * k / d
                                for n, k in [("a", 1), *((w, v) for w, v in _WORDS.items() if v < 10)]
                                for part, d in _PARTS.items() if k < d for sep in (" ", "-")}}
-_FRACTION = re.compile(r"(?<![\w-])(" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")(?=\s+of\b)", re.I)
+_FRACTION = re.compile(r"(?<![\w-])(" + "|".join(sorted(FRACTIONS, key=len, reverse=True)) + r")(?=\s+of\b)", re.I)
 _PERCENT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:\s*%|\s+per\s?cent\b)", re.I)
 _OF = re.compile(r"\s+of\b", re.I)
 _NOUN = re.compile(r"\s+(?!(?:are|is|was|were|have|has|had|will|would|can|could|say|said|of|in|to)\b)[a-z]", re.I)
@@ -76,7 +77,7 @@ def share_values(text: str) -> tuple[tuple[int, int, float, bool, str], ...]:
             pct = 100 * n / d
             found.append((m.start(), m.end(), pct, round(pct, 1) == round(pct, 9), "proportion"))
     for m in _FRACTION.finditer(text):
-        pct = _FRACTIONS[" ".join(m.group(1).lower().split())]
+        pct = FRACTIONS[" ".join(m.group(1).lower().split())]
         found.append((m.start(), m.end(), pct, round(pct, 1) == round(pct, 9), "fraction"))
     for m in _PERCENT.finditer(text):
         found.append((m.start(), m.end(), float(m.group(1)), True, "percent"))
