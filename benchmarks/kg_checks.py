@@ -68,7 +68,7 @@ def alignment(it: dict[str, Any]) -> AlignmentInput:
 
 def run(part: str, limit: int | None, checks: tuple[str, ...] = CHECKS) -> dict[str, Any]:
     """Flags of every check on every claim of ``part``, shares per kind and latency."""
-    from guardrail.align.parsed import parse_sentences
+    from guardrail.align.text_parses import parse_sentences
 
     its = items(contexts(part, limit))
     t0 = time.perf_counter()

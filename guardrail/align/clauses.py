@@ -186,7 +186,7 @@ def svo_triples(sent: Sent) -> Iterator[Triple]:
     Parameters
     ----------
     sent : Sent
-        One parsed sentence (:func:`~guardrail.align.parsed.parse_sentences`; names-only parses do).
+        One parsed sentence (:func:`~guardrail.align.text_parses.parse_sentences`; names-only parses do).
 
     Yields
     ------

@@ -1,7 +1,7 @@
 """Parsed sentences with typed slots and their roles: what the knowledge-graph checks compare.
 
 Each answer sentence (a claim unit) and each context sentence is parsed once with the
-project's spaCy pipeline (cached by text) into plain, immutable records:
+project's spaCy pipeline (cached by text; whole texts: :mod:`guardrail.align.text_parses`) into plain, immutable records:
 
 * :class:`Tok`: the token's text, lemma, part of speech, dependency and head;
 * :class:`Slot`: a typed value of the sentence: a name (spaCy ``PERSON``, ``ORG``,
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from guardrail.align.values import NumValue, date_atoms, number_values
@@ -29,7 +29,7 @@ from guardrail.text.clock import CLOCK, clock_minutes
 from guardrail.text.lexicon import STOP_WORDS
 from guardrail.text.sentences import split_sentences
 
-__all__ = ["Tok", "Slot", "Sent", "NAME_LABELS", "parse_sentences", "parse_texts", "value_sentences", "anchors",
+__all__ = ["Tok", "Slot", "Sent", "NAME_LABELS", "parse_texts", "value_sentences", "with_values", "anchors",
            "name_key"]
 
 #: spaCy entity labels read as names.
@@ -209,7 +209,7 @@ def _parse_batch(texts: tuple[str, ...], values: bool = True) -> list[Sent]:
     return out
 
 
-def _with_values(sent: Sent) -> Sent:
+def with_values(sent: Sent) -> Sent:
     """A names-only parse with its values added, as a parse with values would read them: the date
     entities from the tokens' entity labels, the rest from the text (no second spaCy pass)."""
     out, taken = list(sent.slots), [(sl.start, sl.end) for sl in sent.slots]
@@ -255,7 +255,7 @@ def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
         if values:  # a names-only parse gets its values without a second spaCy pass
             for t in texts:
                 if (True, t) not in _CACHE and (False, t) in _CACHE:
-                    _CACHE[(True, t)] = _with_values(_CACHE[(False, t)])
+                    _CACHE[(True, t)] = with_values(_CACHE[(False, t)])
         todo = tuple(dict.fromkeys(t for t in texts if cached(t) is None))
     fresh = dict(zip(todo, _parse_batch(todo, values))) if todo else {}
     out = []
@@ -270,34 +270,6 @@ def parse_texts(texts: Sequence[str], values: bool = True) -> list[Sent]:
         while len(_CACHE) > _CACHE_MAX:
             _CACHE.popitem(last=False)
     return out
-
-
-def parse_sentences(texts: Sequence[str], source_of: int | None = None, *, values: bool = True,
-                    keep: Callable[[str], bool] | None = None) -> list[Sent]:
-    """Split each text into sentences (the project's splitter) and parse them.
-
-    Parameters
-    ----------
-    texts : sequence of str
-        The answer (one text) or the passages.
-    source_of : int or None
-        ``-1`` to mark every sentence as the answer's; ``None`` gives each text's
-        sentences its own index as ``source``.
-    values : bool
-        Read dates and numbers as slots too (see :func:`parse_texts`).
-    keep : callable or None
-        Parse only the sentences for which ``keep(sentence)`` is true (all by default).
-
-    Returns
-    -------
-    list of Sent
-        In order, with ``source`` and ``base`` set.
-    """
-    places = [(src, s, e) for src, t in enumerate(texts) for s, e in split_sentences(t)
-              if keep is None or keep(t[s:e])]
-    parsed = parse_texts([texts[src][s:e] for src, s, e in places], values)
-    return [replace(p, source=src if source_of is None else source_of, base=s)
-            for p, (src, s, _e) in zip(parsed, places)]
 
 
 def _governor(sent: Sent, i: int) -> int:

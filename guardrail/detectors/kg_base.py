@@ -29,7 +29,8 @@ from numbers import Integral
 from typing import Any
 
 from guardrail.align.claims import select_evidence
-from guardrail.align.parsed import Sent, parse_sentences
+from guardrail.align.parsed import Sent
+from guardrail.align.text_parses import parse_sentences
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput, Detector
 from guardrail.types import DetectorOutput, NodeSupport, Span

@@ -43,7 +43,8 @@ import re
 from collections.abc import Iterator, Sequence
 
 from guardrail.align.clauses import Binding, Triple, role_bindings, same_relation, svo_triples
-from guardrail.align.parsed import Sent, Slot, anchors, parse_sentences, slot_marks
+from guardrail.align.parsed import Sent, Slot, anchors, slot_marks
+from guardrail.align.text_parses import parse_sentences
 from guardrail.detectors._params import validated
 from guardrail.detectors.base import AlignmentInput
 from guardrail.detectors.kg_base import Flag, KGCheckDetector, flag_for

@@ -30,7 +30,8 @@ import re
 from collections.abc import Iterator, Sequence
 from numbers import Integral
 
-from guardrail.align.parsed import Sent, Slot, anchors, parse_sentences, value_sentences
+from guardrail.align.parsed import Sent, Slot, anchors, value_sentences
+from guardrail.align.text_parses import parse_sentences
 from guardrail.align.values import NumValue, numbers_equal, units_compatible
 from guardrail.detectors._params import Interval, validated
 from guardrail.detectors.base import AlignmentInput

