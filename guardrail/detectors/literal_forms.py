@@ -18,7 +18,10 @@ accepts these forms:
 * **a count with words between it and its unit**: "five days" against "Up to 5 unused days" (the
   number, in digits or words, with the claim's unit word at most three words after it);
 * **an ordinal**: a bare count stated as the same ordinal ("in round three" against "in the third
-  round", "3rd").
+  round", "3rd"), and a run of periods stated as its last one ("three years running", "for three
+  consecutive years" against "for the third consecutive year", "a third straight season");
+* **an age**: "54-year-old", "54 years old" or "aged 54" against a number set off after a name
+  ("Okafor, 54, is dean"), "(54)", "aged 54" or the same age.
 
 Each test only ever grounds a figure, never flags one: a check that accepts too much misses an
 error, one that accepts too little flags a faithful answer, and each form above was a faithful
@@ -130,6 +133,42 @@ def _as_ordinal(c: Slot, sents: Sequence[Sent]) -> bool:
     return False
 
 
+#: A run of periods: "running", "in a row", "consecutive", "straight", "successive".
+_RUN = re.compile(r"\b(?:running|in a row|consecutive|straight|successive)\b", re.I)
+
+
+def _run_as_ordinal(c: Slot, sents: Sequence[Sent], claim: str) -> bool:
+    """A run of periods ("three years running") that a sentence states as its last one, an ordinal
+    within two words of the same unit in a run ("the third consecutive year", "third year in a row")."""
+    words = _tokens(c.text)
+    if c.num is None or not float(c.num.value).is_integer() or len(words) < 2 or not words[-1].isalpha():
+        return False
+    if not claim or not _RUN.search(claim[max(0, c.start - 16):c.end + 16]):
+        return False
+    unit = re.compile(r"^\W+(?:\w+\W+)?" + re.escape(words[-1].rstrip("s")) + r"s?\b", re.I)
+    for s in sents:
+        for m in _ORDINAL.finditer(s.text):
+            value = int(m.group(1)) if m.group(1) else _ORDINALS[m.group(2).lower()]
+            if value == c.num.value and unit.match(s.text[m.end():]) and _RUN.search(s.text[m.end():m.end() + 40]):
+                return True
+    return False
+
+
+_AGE_AFTER = re.compile(r"^[\w.]+(?:-\w+)?[\s-]+years?[\s-]+old\b", re.I)
+
+
+def _age(c: Slot, sents: Sequence[Sent], claim: str) -> bool:
+    """An age ("54-year-old", "aged 54") that a sentence states as a number set off after a name
+    ("Okafor, 54,"), in brackets, after "aged" or as the same age."""
+    if c.num is None or not float(c.num.value).is_integer() or not claim:
+        return False
+    if not (_AGE_AFTER.match(claim[c.start:]) or re.search(r"\baged\s+$", claim[:c.start], re.I)):
+        return False
+    n = int(c.num.value)
+    stated = re.compile(rf"(?:,\s*|\(\s*|\baged\s+){n}(?=\s*[,)]|\.(?:\s|$))|\b{n}[\s-]+years?[\s-]+old\b", re.I)
+    return any(stated.search(digits_for_words(s.text)) for s in sents)
+
+
 def grounded_in_another_form(c: Slot, sents: Sequence[Sent], claim: str = "") -> bool:
     """Whether the context states the claim figure ``c`` in another form (see the module docstring).
 
@@ -151,4 +190,5 @@ def grounded_in_another_form(c: Slot, sents: Sequence[Sent], claim: str = "") ->
     if c.num is None and c.kind != "DATE":
         return False
     return (_in_glued_text(c, sents) or _parts_in_text(c, sents) or _count_near_unit(c, sents)
-            or _as_ordinal(c, sents) or _in_value_form(_surface(c, claim), sents))
+            or _as_ordinal(c, sents) or _run_as_ordinal(c, sents, claim) or _age(c, sents, claim)
+            or _in_value_form(_surface(c, claim), sents))

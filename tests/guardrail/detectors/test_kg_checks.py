@@ -325,8 +325,9 @@ def test_literals_need_a_scaling_word_for_a_double_or_a_half() -> None:
 
 
 def test_literals_ground_a_figure_stated_in_another_form() -> None:
-    """A compound duration, a range read as its parts, a time of day, a tokenised figure, a figure
-    the question states; a wrong one in the same form is still flagged."""
+    """A compound duration, a range read as its parts, a time of day, a tokenised figure, an ordinal,
+    a run of years as its last one, an age set off after a name, a figure the question states; a
+    wrong one in the same form is still flagged."""
     assert run("kg_literals", "The match went on for 161 minutes.", "She won in two hours and 41 minutes.").score == 0.0
     assert flagged(run("kg_literals", "The match went on for 171 minutes.", "She won in two hours and 41 minutes."))
     assert run("kg_literals", "The ring is 10 to 25 astronomical units from the star.",
@@ -341,6 +342,14 @@ def test_literals_ground_a_figure_stated_in_another_form() -> None:
     assert flagged(run("kg_literals", "You may carry over six days.", "Up to 5 unused days may be carried over."))
     assert run("kg_literals", "She won in round three.", "She won in the third round.").score == 0.0
     assert flagged(run("kg_literals", "She won in round four.", "She won in the third round."))
+    rate = "The tax rate stays at 1.12% of assessed value for the third consecutive year, the 140-year-old city said."
+    assert run("kg_literals", "The rate has not changed for three years running.", rate).score == 0.0
+    assert run("kg_literals", "It is unchanged for three consecutive years.", rate).score == 0.0
+    assert flagged(run("kg_literals", "The rate has not changed for four years running.", rate))
+    dean = "The 140-year-old university named Amara Okafor as its head. Okafor, 54, is dean of engineering."
+    assert run("kg_literals", "Amara Okafor, the 54-year-old dean, was named head.", dean).score == 0.0
+    assert run("kg_literals", "The dean, aged 54, was named head.", dean).score == 0.0
+    assert flagged(run("kg_literals", "Amara Okafor, the 55-year-old dean, was named head.", dean))
     item = AlignmentInput(answer="98.5% is under the 99.0% threshold.", contexts=("Below 99.0%, the credit is 25%.",),
                           claim_graph=KnowledgeGraph(), context_graph=KnowledgeGraph(), encoder=None,  # type: ignore[arg-type]
                           question="Availability was 98.5%. What do I get?")
