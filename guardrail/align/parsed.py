@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from sys import intern
 
 from guardrail.align.values import NumValue, date_atoms, number_values
 from guardrail.text.clock import CLOCK, clock_minutes
@@ -203,8 +204,8 @@ def _parse_batch(texts: tuple[str, ...], values: bool = True) -> list[Sent]:
     with _PARSE_LOCK:
         docs = list(nlp.pipe(texts))
     for text, doc in zip(texts, docs):
-        toks = tuple(Tok(t.text, t.lemma_.lower(), t.pos_, t.dep_, t.head.i, t.idx, t.idx + len(t.text),
-                         t.ent_type_, t.ent_iob_ == "B") for t in doc)
+        toks = tuple(Tok(t.text, t.lemma_.lower(), intern(t.pos_), intern(t.dep_), t.head.i, t.idx,  # shared labels
+                         t.idx + len(t.text), intern(t.ent_type_), t.ent_iob_ == "B") for t in doc)
         out.append(Sent(text, toks, _slots(doc, toks, text, values)))
     return out
 

@@ -24,6 +24,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from sys import intern
 from typing import Any
 
 from guardrail.align.parsed import NAME_LABELS, Sent, Slot, Tok, name_key, parse_texts, with_values
@@ -33,8 +34,10 @@ from guardrail.text.sentences import split_sentences
 __all__ = ["parse_sentences", "remember_parse", "text_sentences"]
 
 _CACHE: OrderedDict[tuple[bool, str], tuple[Sent, ...]] = OrderedDict()
-_CACHE_MAX = 512
+#: Most sentences held (over all cached texts), as the sentence cache of :mod:`guardrail.align.parsed`.
+_CACHE_MAX_SENTENCES = 8192
 _LOCK = threading.Lock()
+_HELD = [0]  # sentences in _CACHE
 
 
 class _Parse:
@@ -67,11 +70,11 @@ class _Parse:
         ent_of = {i: (lab, i == s) for s, e, lab in inside for i in range(s, e)}
         out = []
         for i in range(lo, hi):
-            t, h = self.toks[i], self.heads[i]
+            t, h = self.toks[i], self.heads[i]  # labels interned: thousands of sentences share them
             lab, begins = ent_of.get(i, ("", False))
             root = not lo <= h < hi
-            out.append(Tok(t.text, t.lemma_.lower(), t.pos_, "ROOT" if root else t.dep_, i - lo if root else h - lo,
-                           self.starts[i] - a, self.ends[i] - a, lab, begins))
+            out.append(Tok(t.text, t.lemma_.lower(), intern(t.pos_), "ROOT" if root else intern(t.dep_),
+                           i - lo if root else h - lo, self.starts[i] - a, self.ends[i] - a, intern(lab), begins))
         sent = text[a:b]
         slots = []
         for s, e, lab in inside:
@@ -106,11 +109,14 @@ def remember_parse(text: str, parts: Sequence[tuple[int, Any]]) -> None:
 
 
 def _store(key: tuple[bool, str], sents: tuple[Sent, ...]) -> None:
+    """Cache ``sents`` under ``key``; the oldest texts go while more than
+    :data:`_CACHE_MAX_SENTENCES` sentences are held (the newest text always stays)."""
     with _LOCK:
+        old = _CACHE.pop(key, None)
+        _HELD[0] += len(sents) - (len(old) if old is not None else 0)
         _CACHE[key] = sents
-        _CACHE.move_to_end(key)
-        while len(_CACHE) > _CACHE_MAX:
-            _CACHE.popitem(last=False)
+        while _HELD[0] > _CACHE_MAX_SENTENCES and len(_CACHE) > 1:
+            _HELD[0] -= len(_CACHE.popitem(last=False)[1])
 
 
 def text_sentences(text: str, values: bool = True) -> tuple[Sent, ...]:

@@ -175,8 +175,10 @@ def test_kg_checks_read_the_extractors_parse_of_a_text(monkeypatch) -> None:
     text = ("Orland County approved a $214 million bus line on 3 March 2024. It links Westgate to the airport. "
             "Mayor Dana Ruiz said the line opens in 2027.")
     monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    monkeypatch.setattr(text_parses, "_HELD", [0])
     fresh = text_parses.parse_sentences([text])
     monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    monkeypatch.setattr(text_parses, "_HELD", [0])
     SpacyExtractor().extract(text, source=0)
 
     def no_parse(*args: object, **kwargs: object) -> None:
@@ -202,3 +204,17 @@ def test_a_sentence_the_tokens_do_not_tile_is_parsed_on_its_own() -> None:
                                              _Parse(parts).sentence(text, 0, text.index(" Babbage"))])
     assert got[0] is None
     assert got[1] is not None and [t.text for t in got[1].toks][-2:] == ["1843", "."]
+
+
+def test_the_text_parse_cache_holds_a_bounded_number_of_sentences(monkeypatch) -> None:
+    from guardrail.align import text_parses
+
+    monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    monkeypatch.setattr(text_parses, "_HELD", [0])
+    monkeypatch.setattr(text_parses, "_CACHE_MAX_SENTENCES", 5)
+    texts = [f"Ada met Bob in {1900 + i}. They wrote a paper." for i in range(4)]
+    for t in texts:
+        text_parses.parse_sentences([t])
+    # each text: its names-only and its valued sentences (2 + 2); the older texts went
+    assert list(text_parses._CACHE) == [(False, texts[3]), (True, texts[3])]
+    assert text_parses._HELD[0] == 4 == sum(len(v) for v in text_parses._CACHE.values())
