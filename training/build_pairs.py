@@ -285,7 +285,7 @@ def _claim_units(text: str) -> list[tuple[int, int, str]]:
     return [(u.start, u.end, u.claim) for u in _units(text, None)]
 
 
-def claims_pairs(rng: random.Random, copies: int = 2) -> list[dict]:
+def claims_pairs(rng: random.Random, copies: int = 2, short_group: str = "claims") -> list[dict]:
     """Pairs from the contrastive claims data, **train contexts only** (see
     :func:`benchmarks.devdata.claims_split`).
 
@@ -294,7 +294,9 @@ def claims_pairs(rng: random.Random, copies: int = 2) -> list[dict]:
     claim is supported, and of an unsupported claim only the unit holding the error span
     is labelled (unsupported). ``copies`` draws the evidence with different word budgets
     (170, the inference default, then 110, 230 and 30: about one sentence, the verifier's sentence
-    view), so the model sees the evidence cut differently.
+    view), so the model sees the evidence cut differently. The one-sentence copies (the fourth
+    budget) go to the mix group ``short_group`` (default the same group, ``claims``), so that a sweep
+    can weigh them apart (``mix=claims:2/claimshort:0.5``).
     """
     out = []
     budgets = [170, 110, 230, 30][:copies]
@@ -315,7 +317,8 @@ def claims_pairs(rng: random.Random, copies: int = 2) -> list[dict]:
             for claim, lab in todo:
                 for b in budgets:
                     ev = select_evidence(claim, sents, max_words=b).text
-                    out.append(_pair(ev, claim, lab, f"{src}:{c['kind']}"))
+                    group = src if b != 30 else src.replace("claims:", f"{short_group}:", 1)
+                    out.append(_pair(ev, claim, lab, f"{group}:{c['kind']}"))
     rng.shuffle(out)
     return out
 
@@ -353,6 +356,8 @@ def main() -> None:
     ap.add_argument("--synthetic", action="store_true",
                     help="add the v2 copy/shorten synthetic pairs (off in v3: they teach 'copied = supported')")
     ap.add_argument("--claims-copies", type=int, default=3, help="evidence budgets per claims-data pair (1-4)")
+    ap.add_argument("--short-group", default="claims",
+                    help="mix group of the one-sentence (fourth) claims copies, e.g. claimshort to weigh them apart")
     ap.add_argument("--recap", action="store_true", help="only apply the synthetic caps to an existing pairs.jsonl")
     args = ap.parse_args()
     if args.recap:
@@ -373,7 +378,7 @@ def main() -> None:
         pairs += synthetic_pairs(load_dev("halueval_qa", split="tune")[::2], nlp, rng, 3, "synth_qa")
         pairs += synthetic_pairs(load_dev("halueval_summarization", split="tune")[::2], nlp, rng, 5, "synth_doc")
         print("+synthetic", len(pairs), flush=True)
-    pairs += claims_pairs(rng, copies=args.claims_copies)
+    pairs += claims_pairs(rng, copies=args.claims_copies, short_group=args.short_group)
     print("+claims", len(pairs), flush=True)
     rng.shuffle(pairs)
     write_pairs(cap_synthetic(pairs), Path(args.out))

@@ -361,21 +361,24 @@ def save_state(tr: Trainer, path: Path) -> None:
     log(tr.fh, f"  state saved at step {tr.step} -> {path}")
 
 
-def write_best(state: dict[str, Any], init: Path, out: Path, part_mib: int) -> list[str]:
-    """fp16 safetensors of ``state`` with ``init``'s config, cut into pieces of ``part_mib`` MiB."""
+def write_best(state: dict[str, Any], init: Path, out: Path, part_mib: int, prefix: str = "",
+               config: bool = True) -> list[str]:
+    """fp16 safetensors of ``state`` (and, with ``config``, ``init``'s config), cut into pieces of
+    ``part_mib`` MiB named ``<prefix>model.safetensors.part<k>``."""
     from safetensors.torch import save_file
 
     out.mkdir(parents=True, exist_ok=True)
-    full = out / "model.safetensors"
+    full = out / f"{prefix}model.safetensors"
     save_file({k: v.to(torch.float16).contiguous() for k, v in state.items()}, str(full), metadata={"format": "pt"})
-    cfg = json.loads((init / "config.json").read_text())
-    cfg["dtype"] = "float16"
-    (out / "config.json").write_text(json.dumps(cfg, indent=2))
+    if config:
+        cfg = json.loads((init / "config.json").read_text())
+        cfg["dtype"] = "float16"
+        (out / "config.json").write_text(json.dumps(cfg, indent=2))
     data, names = full.read_bytes(), []
     size = part_mib * 1024 * 1024
     if len(data) > size:
         for k in range(0, len(data), size):
-            names.append(f"model.safetensors.part{k // size}")
+            names.append(f"{prefix}model.safetensors.part{k // size}")
             (out / names[-1]).write_bytes(data[k:k + size])
         full.unlink()
     else:
@@ -400,6 +403,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="also evaluate the select rows this often (CPU runs whose epoch outlasts the budget)")
     ap.add_argument("--eval-init", action="store_true", help="evaluate the starting weights first")
     ap.add_argument("--part-mib", type=int, default=15)
+    ap.add_argument("--keep-runs", type=int, default=1,
+                    help="also write the best checkpoint of the next best runs, up to this many in all, as "
+                         "run<r>.model.safetensors.part* (no config.json then: 2 runs = 8 files), so that the "
+                         "whole pipeline can choose among them on the CPU")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--device", default="auto")
     args = ap.parse_args(argv)
@@ -420,6 +427,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{int((d['split'] == 0).sum())} train rows; {len(specs)} run(s); budget {args.budget_s:.0f}s")
     results: list[dict[str, Any]] = []
     best: tuple[float, dict[str, torch.Tensor] | None, int | None, int] = (-1.0, None, None, -1)
+    kept: list[tuple[float, dict[str, torch.Tensor], int]] = []  # each run's best (fp16, CPU), --keep-runs
     deadline_all = t_start + args.budget_s
     for run, spec in enumerate(specs):
         left = deadline_all - time.time()
@@ -439,8 +447,14 @@ def main(argv: list[str] | None = None) -> None:
                         "best_step": tr.best[2]})
         if tr.best[0] > best[0]:
             best = (tr.best[0], tr.best[1], tr.best[2], run)
+        if args.keep_runs > 1 and tr.best[1] is not None:
+            kept.append((tr.best[0], {k: v.detach().to("cpu", torch.float16) for k, v in tr.best[1].items()}, run))
         del tr
     finish(best, results, d, device, args, out, fh, t_start)
+    others = sorted((k for k in kept if k[2] != best[3]), key=lambda k: -k[0])[:max(0, args.keep_runs - 1)]
+    for score, state, run in others:
+        files = write_best(state, Path(args.init), out, args.part_mib, prefix=f"run{run}.", config=False)
+        log(fh, f"also kept run {run} (select {score}): files {files}")
 
 
 def finish(best: tuple[Any, ...], results: list[dict[str, Any]], d: dict[str, Any], device: str,
@@ -453,7 +467,7 @@ def finish(best: tuple[Any, ...], results: list[dict[str, Any]], d: dict[str, An
                "select": evaluate(model, d, device, 1), "report": evaluate(model, d, device, 2), "runs": results,
                "device": torch.cuda.get_device_name(0) if device.startswith("cuda") else "cpu",
                "batch_size": args.batch_size, "minutes": round((time.time() - t_start) / 60, 2)}
-    files = write_best(best[1], Path(args.init), out, args.part_mib)
+    files = write_best(best[1], Path(args.init), out, args.part_mib, config=args.keep_runs <= 1)
     metrics["files"] = files
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1))
     log(fh, f"chosen run {best[3]} step {best[2]} select {best[0]}; report "

