@@ -218,3 +218,22 @@ def test_the_text_parse_cache_holds_a_bounded_number_of_sentences(monkeypatch) -
     # each text: its names-only and its valued sentences (2 + 2); the older texts went
     assert list(text_parses._CACHE) == [(False, texts[3]), (True, texts[3])]
     assert text_parses._HELD[0] == 4 == sum(len(v) for v in text_parses._CACHE.values())
+
+
+def test_a_passage_another_extractor_parsed_is_parsed_whole_the_same_way(monkeypatch) -> None:
+    """An extractor with other settings hands nothing over: the checks parse the passage themselves,
+    whole and in the default chunks, and read the same sentences as after a default extraction."""
+    from guardrail.align import text_parses
+    from guardrail.extract.spacy_extractor import SpacyExtractor
+
+    text = "Nordvik Foods is buying Kroll for NOK 1.4 billion. Kroll was founded in 1961 in Aarhus."
+    monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    monkeypatch.setattr(text_parses, "_HELD", [0])
+    SpacyExtractor(max_chunk_chars=5_000).extract(text, source=0)
+    assert not text_parses._CACHE  # not the default chunking: not shared
+    own = text_parses.parse_sentences([text], values=False)
+    monkeypatch.setattr(text_parses, "_CACHE", type(text_parses._CACHE)())
+    monkeypatch.setattr(text_parses, "_HELD", [0])
+    SpacyExtractor().extract(text, source=0)
+    assert (False, text) in text_parses._CACHE
+    assert text_parses.parse_sentences([text], values=False) == own
