@@ -1,15 +1,16 @@
-"""The sentences of a whole text read from one parse of that text: what the extractor already parsed.
+"""The sentences of a whole passage read from one parse of it: what the extractor already parsed.
 
-A check parses each passage and the answer once with spaCy to build the knowledge graphs
+A check parses each passage once with spaCy to build the context graph
 (:class:`~guardrail.extract.spacy_extractor.SpacyExtractor`). The knowledge-graph checks read the
-same texts sentence by sentence (:func:`parse_sentences`). Instead of
-parsing every sentence a second time on its own, the extractor hands its parse of a text to
-:func:`remember_parse` (a listener registered with
-:func:`~guardrail.extract.spacy_extractor.on_default_parse`), which cuts it into the project's sentences (:func:`split_sentences`) as
-names-only :class:`~guardrail.align.parsed.Sent` records and caches them by text;
-:func:`text_sentences` returns them, parsing the whole text itself (in the extractor's chunks)
-when the extractor did not (another extractor, a cached graph, an evicted entry). Either way a
-text's sentences come from the same parse, so a verdict does not depend on the cache.
+passages sentence by sentence (:func:`parse_sentences`). Instead of parsing every sentence a second
+time on its own, the extractor hands its parse of a text to :func:`remember_parse` (a listener
+registered with :func:`~guardrail.extract.spacy_extractor.on_default_parse`), which cuts it into the
+project's sentences (:func:`~guardrail.text.sentences.split_sentences`) as names-only
+:class:`~guardrail.align.parsed.Sent` records and caches them by text; :func:`text_sentences`
+returns them, parsing the whole text itself (in the extractor's chunks) when the extractor did not
+(another extractor, a cached graph, an evicted entry). Either way a passage's sentences come from the
+same parse, so a verdict does not depend on the cache. The answer's and the question's sentences are
+claim units and are parsed one by one (:func:`~guardrail.align.parsed.parse_texts`), as before.
 
 Inside a text's parse, a token whose head lies outside its sentence becomes the sentence's root
 (``dep`` ``"ROOT"``), and an entity crossing a sentence boundary is not a name of either. A

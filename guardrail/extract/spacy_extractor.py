@@ -69,8 +69,8 @@ _LISTENERS: list[Callable[[str, list[tuple[int, Any]]], None]] = []
 
 
 def on_default_parse(listener: Callable[[str, list[tuple[int, Any]]], None]) -> None:
-    """Call ``listener(text, parts)`` on every text a default extractor (default model and chunk
-    size) parses, with the same ``parts`` as :func:`parse_chunks` passes to ``read``, so that a
+    """Call ``listener(text, parts)`` on every passage (``source >= 0``) a default extractor (default
+    model and chunk size) parses, with the same ``parts`` as :func:`parse_chunks` passes to ``read``, so that a
     later step reads the sentences of that parse instead of parsing them again
     (:mod:`guardrail.align.text_parses`). The listener must not keep the Docs.
 
@@ -329,8 +329,8 @@ class SpacyExtractor(Extractor):
                 left[ti] -= 1
                 if not left[ti]:
                     out.append(self._graph(texts[ti], sources[ti], parts))
-                    for listener in _LISTENERS if shares else ():  # the knowledge-graph checks' sentences
-                        listener(texts[ti], parts)
+                    for listener in _LISTENERS if shares and sources[ti] >= 0 else ():  # passages: the
+                        listener(texts[ti], parts)  # knowledge-graph checks read their sentences
                     parts = []
             return out
 
