@@ -100,7 +100,7 @@ def remember_parse(text: str, parts: Sequence[tuple[int, Any]]) -> None:
     Parameters
     ----------
     text : str
-        The whole text (a passage, an answer).
+        The whole passage.
     parts : sequence of (int, spacy.tokens.Doc)
         Its parse: each chunk's character offset in ``text`` and its Doc, in order, as
         :class:`~guardrail.extract.spacy_extractor.SpacyExtractor` parses it with its default
@@ -127,10 +127,16 @@ def text_sentences(text: str, values: bool = True) -> tuple[Sent, ...]:
     Parameters
     ----------
     text : str
-        A passage or an answer.
+        A passage.
     values : bool
         Also read dates and numbers as slots (as :func:`~guardrail.align.parsed.parse_texts` does);
         ``False``: names only.
+
+    Returns
+    -------
+    tuple of Sent
+        One per sentence of :func:`~guardrail.text.sentences.split_sentences`, in order (empty for
+        a blank text); each ``text`` is its sentence, token and slot offsets are within it.
 
     Raises
     ------

@@ -107,11 +107,8 @@ def parse_chunks(text: str, read: Callable[[list[tuple[int, Any]]], T]) -> T:
     """
     nlp = _load_model(DEFAULT_MODEL)
     pieces = _split_text(text, min(DEFAULT_CHUNK_CHARS, int(nlp.max_length)))
-    with _PARSE_LOCK, nlp.memory_zone():
-        try:
-            docs = list(nlp.pipe([chunk for _, chunk in pieces]))
-        except Exception as exc:
-            raise ExtractionError(f"spaCy failed on the input text: {exc}") from exc
+    with _PARSE_LOCK, nlp.memory_zone():  # parsed in the default extractor's batches, its errors mapped there
+        docs = SpacyExtractor()._docs(nlp, [chunk for _, chunk in pieces])
         return read([(off, doc) for (off, _), doc in zip(pieces, docs)])
 
 

@@ -248,3 +248,26 @@ def test_halueval_answers(ex: SpacyExtractor) -> None:
         f = facts(ex.extract(rows[1]["hallucinated_answer"]))
         assert f == {("oberoi family", "have", "hotel company", "poss"),
                      ("hotel company", "be based in", "mumbai", "prep")}
+
+
+def test_parse_chunks_maps_a_spacy_failure_to_extraction_error(monkeypatch) -> None:
+    """A scripted pipeline stands in here: the test needs spaCy to fail, which the real one does not."""
+    import contextlib
+
+    from guardrail.extract import spacy_extractor
+
+    class Broken:
+        max_length = 1_000_000
+
+        def memory_zone(self) -> contextlib.AbstractContextManager[None]:
+            return contextlib.nullcontext()
+
+        def __call__(self, text: str) -> None:
+            raise RuntimeError("boom")
+
+        def pipe(self, texts: object, batch_size: int = 1) -> None:
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(spacy_extractor, "_load_model", lambda name: Broken())
+    with pytest.raises(ExtractionError, match="boom"):
+        spacy_extractor.parse_chunks("Some text.", lambda parts: parts)
